@@ -1,0 +1,1 @@
+"""The compiled rules core: tables built from a definition, and numba kernels over them."""

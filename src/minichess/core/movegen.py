@@ -1,0 +1,255 @@
+"""Compiled attack computation and pseudo-legal move generation for any variant's tables.
+
+One function both writes moves into a buffer and, with ``count_only``, just counts them by
+popcount (bulk counting for perft), so the rules of movement live in one place.
+"""
+
+from minichess.core.bits import clz, ctz, popcount
+from minichess.core.jit import kernel
+from minichess.core.layout import (
+    BB,
+    DROP,
+    FLAGS,
+    F_COMPULSORY,
+    F_DOUBLE_STEP,
+    F_ISOLATED,
+    F_PROMOTION_TYPES,
+    F_PROMOTIONS,
+    F_REENTRY,
+    F_SLIDES,
+    KING,
+    LEAP,
+    M_BOARD,
+    M_DOUBLE_STEP,
+    M_NOT_FIRST_FILE,
+    M_NOT_LAST_FILE,
+    M_PROMOTION_RANK,
+    M_REENTRY_RANK,
+    MAILBOX,
+    MASKS,
+    NEIGHBOURS,
+    PAWN,
+    PAWN_CAPTURE,
+    QUIET,
+    RAY,
+    RESERVE,
+    SLIDE_DIAGONAL,
+    SLIDE_ORTHOGONAL,
+    STM,
+)
+
+GEN_CAPTURES = 1
+GEN_QUIETS = 2
+GEN_ALL = 3
+
+
+@kernel
+def ray_attacks(tab, direction, sq, occ):
+    """Squares along ``direction`` from ``sq`` up to and including the first occupied one."""
+    ray = tab[RAY + direction, sq]
+    blockers = ray & occ
+    if blockers != 0:
+        first = ctz(blockers) if direction < 4 else 63 - clz(blockers)
+        ray ^= tab[RAY + direction, first]
+    return ray
+
+
+@kernel
+def slider_attacks(tab, slides, sq, occ):
+    """Squares attacked by slides of kind ``slides`` (SLIDE_* bits) from ``sq``."""
+    att = 0
+    if slides & SLIDE_ORTHOGONAL:
+        for direction in (0, 1, 4, 5):
+            att |= ray_attacks(tab, direction, sq, occ)
+    if slides & SLIDE_DIAGONAL:
+        for direction in (2, 3, 6, 7):
+            att |= ray_attacks(tab, direction, sq, occ)
+    return att
+
+
+@kernel
+def move_set(tab, piece_type, sq, occ):
+    """The move-set index a piece of ``piece_type`` on ``sq`` uses in the position at hand."""
+    if tab[FLAGS, F_ISOLATED + piece_type] != 0 and tab[NEIGHBOURS, sq] & occ == 0:
+        return piece_type + 8
+    return piece_type
+
+
+@kernel
+def piece_attacks(tab, moves, sq, occ):
+    """Squares a piece with move set ``moves`` on ``sq`` may capture on (or move to)."""
+    att = tab[LEAP + moves, sq]
+    slides = tab[FLAGS, F_SLIDES + moves]
+    if slides != 0:
+        att |= slider_attacks(tab, slides, sq, occ)
+    return att
+
+
+@kernel
+def square_attacked(pos, tab, sq, by):
+    """Whether any piece of colour ``by`` attacks ``sq``."""
+    occ = pos[BB] | pos[BB + 8]
+    base = BB + by * 8
+    if tab[PAWN_CAPTURE + 1 - by, sq] & pos[base + PAWN] != 0:
+        return True
+    orthogonal = 0
+    diagonal = 0
+    for piece_type in range(2, 7):
+        pieces = pos[base + piece_type]
+        if pieces == 0:
+            continue
+        if tab[FLAGS, F_ISOLATED + piece_type] != 0:
+            while pieces != 0:
+                s = ctz(pieces)
+                moves = move_set(tab, piece_type, s, occ)
+                if (piece_attacks(tab, moves, s, occ) >> sq) & 1 != 0:
+                    return True
+                pieces &= pieces - 1
+            continue
+        if tab[LEAP + piece_type, sq] & pieces != 0:
+            return True
+        slides = tab[FLAGS, F_SLIDES + piece_type]
+        if slides & SLIDE_ORTHOGONAL:
+            orthogonal |= pieces
+        if slides & SLIDE_DIAGONAL:
+            diagonal |= pieces
+    if orthogonal != 0 and slider_attacks(tab, SLIDE_ORTHOGONAL, sq, occ) & orthogonal != 0:
+        return True
+    return diagonal != 0 and slider_attacks(tab, SLIDE_DIAGONAL, sq, occ) & diagonal != 0
+
+
+@kernel
+def in_check(pos, tab, colour):
+    """Whether ``colour``'s king (if it has one) is attacked."""
+    kings = pos[BB + colour * 8 + KING]
+    return kings != 0 and square_attacked(pos, tab, ctz(kings), 1 - colour)
+
+
+@kernel
+def _emit(buf, n, origin, targets, count_only):
+    if count_only:
+        return n + popcount(targets)
+    while targets != 0:
+        buf[n] = origin | (ctz(targets) << 6)
+        n += 1
+        targets &= targets - 1
+    return n
+
+
+@kernel
+def _emit_pawns(tab, buf, n, targets, delta, promotion_rank, count_only):
+    """Pawn moves to ``targets``, each from ``to - delta``; promotions on ``promotion_rank``."""
+    choices = tab[FLAGS, F_PROMOTIONS]
+    promoting = targets & promotion_rank
+    plain = targets ^ promoting
+    if count_only:
+        return n + popcount(plain) + popcount(promoting) * choices
+    while plain != 0:
+        to = ctz(plain)
+        buf[n] = (to - delta) | (to << 6)
+        n += 1
+        plain &= plain - 1
+    while promoting != 0:
+        to = ctz(promoting)
+        for i in range(choices):
+            buf[n] = (to - delta) | (to << 6) | (tab[FLAGS, F_PROMOTION_TYPES + i] << 12)
+            n += 1
+        promoting &= promoting - 1
+    return n
+
+
+@kernel
+def _shift_forward(bits, colour, amount):
+    """Shift towards the opponent's side by ``amount`` bits (a logical shift for Black)."""
+    if colour == 0:
+        return bits << amount
+    return (bits >> amount) & ((1 << (64 - amount)) - 1)
+
+
+@kernel
+def _pawn_moves(pos, tab, buf, n, colour, kinds, count_only):
+    pawns = pos[BB + colour * 8 + PAWN]
+    if pawns == 0:
+        return n
+    empty = ~(pos[BB] | pos[BB + 8]) & tab[MASKS, M_BOARD]
+    promotion_rank = tab[MASKS, M_PROMOTION_RANK + colour]
+    forward = 8 if colour == 0 else -8
+    if kinds & GEN_CAPTURES:
+        theirs = pos[BB + (1 - colour) * 8]
+        # towards the lower file: +7 for White, -9 for Black; higher file: +9 / -7
+        lower = _shift_forward(pawns & tab[MASKS, M_NOT_FIRST_FILE], colour, 7 if colour == 0 else 9)
+        higher = _shift_forward(pawns & tab[MASKS, M_NOT_LAST_FILE], colour, 9 if colour == 0 else 7)
+        n = _emit_pawns(tab, buf, n, lower & theirs, forward - 1, promotion_rank, count_only)
+        n = _emit_pawns(tab, buf, n, higher & theirs, forward + 1, promotion_rank, count_only)
+    if kinds & GEN_QUIETS:
+        single = _shift_forward(pawns, colour, 8) & empty
+        n = _emit_pawns(tab, buf, n, single, forward, promotion_rank, count_only)
+        if tab[FLAGS, F_DOUBLE_STEP] != 0:
+            double = _shift_forward(single & tab[MASKS, M_DOUBLE_STEP + colour], colour, 8) & empty
+            n = _emit_pawns(tab, buf, n, double, 2 * forward, promotion_rank, count_only)
+    return n
+
+
+@kernel
+def _drops(pos, tab, buf, n, colour, count_only):
+    """chess36 king re-entry: drop a reserve piece on the empty square ahead of the king."""
+    king = pos[BB + colour * 8 + KING]
+    if king & tab[MASKS, M_REENTRY_RANK + colour] == 0:
+        return n
+    ksq = ctz(king)
+    to = ksq + 8 if colour == 0 else ksq - 8
+    if pos[MAILBOX + to] != 0:
+        return n
+    available = 0
+    for piece_type in range(2, 6):
+        if pos[RESERVE + colour * 8 + piece_type] > 0:
+            available += 1
+    if available == 0 or square_attacked(pos, tab, ksq, 1 - colour):
+        return n
+    if count_only:
+        return n + available
+    for piece_type in range(2, 6):
+        if pos[RESERVE + colour * 8 + piece_type] > 0:
+            buf[n] = to | (to << 6) | (piece_type << 12) | DROP
+            n += 1
+    return n
+
+
+@kernel
+def generate(pos, tab, buf, n, kinds, count_only):
+    """Pseudo-legal moves of the side to move of the given ``kinds`` (GEN_* bits).
+
+    Appends them to ``buf`` from index ``n`` (or only counts them when ``count_only``) and
+    returns the new end index. Compulsory capture is not applied here.
+    """
+    colour = pos[STM]
+    own = pos[BB + colour * 8]
+    theirs = pos[BB + (1 - colour) * 8]
+    occ = own | theirs
+    empty = ~occ & tab[MASKS, M_BOARD]
+    n = _pawn_moves(pos, tab, buf, n, colour, kinds, count_only)
+    for piece_type in range(2, 7):
+        pieces = pos[BB + colour * 8 + piece_type]
+        while pieces != 0:
+            sq = ctz(pieces)
+            pieces &= pieces - 1
+            moves = move_set(tab, piece_type, sq, occ)
+            att = piece_attacks(tab, moves, sq, occ)
+            if kinds & GEN_CAPTURES:
+                n = _emit(buf, n, sq, att & theirs, count_only)
+            if kinds & GEN_QUIETS:
+                n = _emit(buf, n, sq, (att | tab[QUIET + moves, sq]) & empty, count_only)
+    if kinds & GEN_QUIETS and tab[FLAGS, F_REENTRY] != 0:
+        n = _drops(pos, tab, buf, n, colour, count_only)
+    return n
+
+
+@kernel
+def generate_pseudo_legal(pos, tab, buf, n, count_only):
+    """All pseudo-legal moves, with compulsory capture applied where the variant has it."""
+    if tab[FLAGS, F_COMPULSORY] != 0:
+        end = generate(pos, tab, buf, n, GEN_CAPTURES, count_only)
+        if end != n:
+            return end
+        return generate(pos, tab, buf, n, GEN_QUIETS, count_only)
+    return generate(pos, tab, buf, n, GEN_ALL, count_only)
