@@ -1,0 +1,65 @@
+"""minichess: rules, move generation, notation and engine for small-board chess variants.
+
+>>> import minichess
+>>> board = minichess.Board("minitchess")
+>>> len(board.legal_moves)
+7
+"""
+
+from minichess.board import Board
+from minichess.errors import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    InvalidFenError,
+    InvalidMoveError,
+    InvalidPgnError,
+    MinichessError,
+    UnknownVariantError,
+)
+from minichess.move import Move
+from minichess.outcome import Outcome, Termination
+from minichess.pieces import (
+    BISHOP,
+    BLACK,
+    KING,
+    KNIGHT,
+    PAWN,
+    QUEEN,
+    ROOK,
+    WHITE,
+    Piece,
+    parse_square,
+    square,
+    square_name,
+)
+from minichess.variants import VARIANTS, get_variant
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BISHOP",
+    "BLACK",
+    "KING",
+    "KNIGHT",
+    "PAWN",
+    "QUEEN",
+    "ROOK",
+    "VARIANTS",
+    "WHITE",
+    "AmbiguousMoveError",
+    "Board",
+    "IllegalMoveError",
+    "InvalidFenError",
+    "InvalidMoveError",
+    "InvalidPgnError",
+    "MinichessError",
+    "Move",
+    "Outcome",
+    "Piece",
+    "Termination",
+    "UnknownVariantError",
+    "get_variant",
+    "parse_square",
+    "square",
+    "square_name",
+]
