@@ -3,10 +3,33 @@
 With ``NUMBA_DISABLE_JIT=1`` the same names are plain Python functions.
 """
 
+from llvmlite import binding
 from numba import config, njit, types
 from numba.extending import intrinsic
 
 MASK64 = (1 << 64) - 1
+
+_SLOW_PEXT_CPUS = ("znver1", "znver2")  # PEXT is microcoded there: slower than ray lookups
+HAS_FAST_PEXT = bool(
+    not config.DISABLE_JIT
+    and binding.get_host_cpu_features().get("bmi2", False)
+    and binding.get_host_cpu_name() not in _SLOW_PEXT_CPUS
+)
+"""Whether slider attacks come from PEXT-indexed tables (else from rays, see movegen)."""
+
+
+def _py_pext(x: int, mask: int) -> int:
+    """Parallel bit extract: the bits of ``x`` selected by ``mask``, packed low."""
+    x, mask = int(x) & MASK64, int(mask) & MASK64
+    result, bit = 0, 0
+    while mask:
+        low = mask & -mask
+        if x & low:
+            result |= 1 << bit
+        bit += 1
+        mask ^= low
+    return result
+
 
 if config.DISABLE_JIT:
 
@@ -23,29 +46,42 @@ if config.DISABLE_JIT:
         """Number of zero bits above the highest set bit (x must not be 0)."""
         return 64 - (int(x) & MASK64).bit_length()
 
+    pext = _py_pext
+
 else:
     from llvmlite import ir
 
+    _I64 = ir.IntType(64)
+    _NONZERO = ir.Constant(ir.IntType(1), 1)  # the operand is never 0: no special case
+
     @intrinsic
     def _ctpop(typingctx, x):
-        def codegen(context, builder, signature, args):
-            return builder.ctpop(args[0])
-
-        return types.int64(types.int64), codegen
+        return types.int64(types.int64), lambda ctx, builder, sig, args: builder.ctpop(args[0])
 
     @intrinsic
     def _cttz(typingctx, x):
         def codegen(context, builder, signature, args):
-            return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+            return builder.cttz(args[0], _NONZERO)
 
         return types.int64(types.int64), codegen
 
     @intrinsic
     def _ctlz(typingctx, x):
         def codegen(context, builder, signature, args):
-            return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
+            return builder.ctlz(args[0], _NONZERO)
 
         return types.int64(types.int64), codegen
+
+    binding.initialize_native_asmparser()  # for the inline assembly in _pext
+
+    @intrinsic
+    def _pext(typingctx, x, mask):
+        # Numba's LLVM crashes on the intrinsic llvm.x86.bmi2.pext.64: emit the instruction.
+        def codegen(context, builder, signature, args):
+            fnty = ir.FunctionType(_I64, [_I64, _I64])
+            return builder.asm(fnty, "pextq $2, $1, $0", "=r,r,r", args, side_effect=False)
+
+        return types.int64(types.int64, types.int64), codegen
 
     @njit(inline="always", cache=True)
     def popcount(x):
@@ -61,3 +97,13 @@ else:
     def clz(x):
         """Number of zero bits above the highest set bit (x must not be 0)."""
         return _ctlz(x)
+
+    if HAS_FAST_PEXT:
+
+        @njit(inline="always", cache=True)
+        def pext(x, mask):
+            """Parallel bit extract: the bits of ``x`` selected by ``mask``, packed low."""
+            return _pext(x, mask)
+
+    else:
+        pext = njit(cache=True)(_py_pext)

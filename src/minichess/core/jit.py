@@ -1,12 +1,41 @@
-"""The decorators for compiled kernels: nopython, cached on disk, releasing the GIL."""
+"""The decorators for compiled kernels: nopython, cached on disk, releasing the GIL.
 
-from numba import njit
+Kernels get explicit signatures. Without them numba compiles a separate copy of a kernel for
+every constant a caller passes (each ``kinds`` or ``count_only`` value), which multiplies the
+cold compile time.
+"""
 
-kernel = njit(cache=True, nogil=True, _nrt=False)
-"""Compile a hot-path function that allocates no arrays.
+from numba import njit, types
 
-Without numba's runtime the arrays passed between kernels are not reference counted on every
-call, which is most of the cost of a small kernel; such a kernel may not create arrays."""
+POSITION = types.int64[::1]
+"""A position array (see layout.py)."""
+TABLES = types.int64[:, ::1]
+"""A variant's tables."""
+MOVES = types.int64[::1]
+"""A move buffer."""
+UNDO = types.int64[:, ::1]
+"""An undo stack."""
+INT = types.int64
+BOOL = types.boolean
+NONE = types.none
 
-allocating_kernel = njit(cache=True, nogil=True)
-"""Compile a function that creates arrays (move buffers): an entry point, not a helper."""
+
+def kernel(signature):
+    """Compile a hot-path function that allocates no arrays, for exactly ``signature``.
+
+    Without numba's runtime the arrays passed between kernels are not reference counted on
+    every call, which is most of the cost of a small kernel; such a kernel may not create
+    arrays."""
+    return njit(signature, cache=True, nogil=True, _nrt=False)
+
+
+def allocating_kernel(signature):
+    """Compile a function that creates arrays (move buffers): an entry point, not a helper."""
+    return njit(signature, cache=True, nogil=True)
+
+
+leaf_kernel = njit(cache=True, nogil=True, _nrt=False, inline="always")
+"""Compile a tiny helper (a few instructions) that numba inlines into its callers.
+
+Calls between separately compiled kernels are not inlined by LLVM, and a call costs more than
+such a helper's whole body; inlining bigger functions would multiply compile time."""

@@ -56,7 +56,12 @@ MASKS = 46  # one row of bitboard masks, indexed by M_*
 ZOBRIST = 47  # + piece code (colour * 8 + type): key per square
 ZOBRIST_RESERVE = 63  # + piece code: key per reserve count (1..63)
 ZOBRIST_MISC = 79  # [0]: side to move
-TABLE_ROWS = 80
+SLIDER_MASK = 80  # + 0 orthogonal, + 1 diagonal: squares whose occupancy matters for slides
+SLIDER_OFFSET = 82  # + 0 orthogonal, + 1 diagonal: where a square's entries start
+TABLE_ROWS = 84
+SLIDER_TABLE = TABLE_ROWS
+"""Rows from here on hold slider attacks by PEXT index: entry i is at [SLIDER_TABLE + i // 64,
+i % 64] (only on machines with fast PEXT; see bits.HAS_FAST_PEXT)."""
 
 # Ray directions: 0..3 run towards higher square numbers, 4..7 towards lower ones.
 NORTH, EAST, NORTH_EAST, NORTH_WEST, SOUTH, WEST, SOUTH_WEST, SOUTH_EAST = range(8)

@@ -4,12 +4,11 @@ One function both writes moves into a buffer and, with ``count_only``, just coun
 popcount (bulk counting for perft), so the rules of movement live in one place.
 """
 
-from minichess.core.bits import clz, ctz, popcount
-from minichess.core.jit import kernel
+from minichess.core.bits import HAS_FAST_PEXT, clz, ctz, pext, popcount
+from minichess.core.jit import BOOL, INT, MOVES, NONE, POSITION, TABLES, kernel, leaf_kernel
 from minichess.core.layout import (
     BB,
     DROP,
-    FLAGS,
     F_COMPULSORY,
     F_DOUBLE_STEP,
     F_ISOLATED,
@@ -17,6 +16,7 @@ from minichess.core.layout import (
     F_PROMOTIONS,
     F_REENTRY,
     F_SLIDES,
+    FLAGS,
     KING,
     LEAP,
     M_BOARD,
@@ -35,39 +35,85 @@ from minichess.core.layout import (
     RESERVE,
     SLIDE_DIAGONAL,
     SLIDE_ORTHOGONAL,
+    SLIDER_MASK,
+    SLIDER_OFFSET,
+    SLIDER_TABLE,
     STM,
 )
 
 GEN_CAPTURES = 1
 GEN_QUIETS = 2
 GEN_ALL = 3
+_TOP_BIT = -(1 << 63)  # bit 63 as an int64
 
 
-@kernel
+@leaf_kernel
 def ray_attacks(tab, direction, sq, occ):
-    """Squares along ``direction`` from ``sq`` up to and including the first occupied one."""
+    """Squares along ``direction`` from ``sq`` up to and including the first occupied one.
+
+    Branch-free: a sentinel bit stands in for "no blocker" on a square (h8 or a1) whose ray in
+    that direction is empty."""
     ray = tab[RAY + direction, sq]
     blockers = ray & occ
-    if blockers != 0:
-        first = ctz(blockers) if direction < 4 else 63 - clz(blockers)
-        ray ^= tab[RAY + direction, first]
-    return ray
+    first = ctz(blockers | _TOP_BIT) if direction < 4 else 63 - clz(blockers | 1)
+    return ray ^ tab[RAY + direction, first]
 
 
-@kernel
-def slider_attacks(tab, slides, sq, occ):
-    """Squares attacked by slides of kind ``slides`` (SLIDE_* bits) from ``sq``."""
+@leaf_kernel
+def ray_slider_attacks(tab, slides, sq, occ):
+    """Squares attacked by slides of kind ``slides`` (SLIDE_* bits) from ``sq``, ray by ray."""
     att = 0
     if slides & SLIDE_ORTHOGONAL:
-        for direction in (0, 1, 4, 5):
-            att |= ray_attacks(tab, direction, sq, occ)
+        att |= ray_attacks(tab, 0, sq, occ) | ray_attacks(tab, 1, sq, occ)
+        att |= ray_attacks(tab, 4, sq, occ) | ray_attacks(tab, 5, sq, occ)
     if slides & SLIDE_DIAGONAL:
-        for direction in (2, 3, 6, 7):
-            att |= ray_attacks(tab, direction, sq, occ)
+        att |= ray_attacks(tab, 2, sq, occ) | ray_attacks(tab, 3, sq, occ)
+        att |= ray_attacks(tab, 6, sq, occ) | ray_attacks(tab, 7, sq, occ)
     return att
 
 
-@kernel
+@leaf_kernel
+def _table_attacks(tab, kind, sq, occ):
+    index = tab[SLIDER_OFFSET + kind, sq] + pext(occ, tab[SLIDER_MASK + kind, sq])
+    return tab[SLIDER_TABLE + (index >> 6), index & 63]
+
+
+@leaf_kernel
+def slider_attacks(tab, slides, sq, occ):
+    """Squares attacked by slides of kind ``slides`` (SLIDE_* bits) from ``sq``.
+
+    Looked up in the PEXT tables where the machine has fast PEXT, else walked ray by ray."""
+    if not HAS_FAST_PEXT:
+        return ray_slider_attacks(tab, slides, sq, occ)
+    att = 0
+    if slides & SLIDE_ORTHOGONAL:
+        att |= _table_attacks(tab, 0, sq, occ)
+    if slides & SLIDE_DIAGONAL:
+        att |= _table_attacks(tab, 1, sq, occ)
+    return att
+
+
+@kernel(NONE(TABLES))
+def fill_slider_table(tab):
+    """Fill the PEXT slider tables from the rays: every occupancy of every square's mask."""
+    for kind in range(2):
+        slides = SLIDE_ORTHOGONAL if kind == 0 else SLIDE_DIAGONAL
+        for sq in range(64):
+            mask = tab[SLIDER_MASK + kind, sq]
+            if tab[MASKS, M_BOARD] >> sq & 1 == 0:
+                continue
+            subset = 0
+            while True:  # every subset of mask, by the carry-rippler trick
+                index = tab[SLIDER_OFFSET + kind, sq] + pext(subset, mask)
+                tab[SLIDER_TABLE + (index >> 6), index & 63] = ray_slider_attacks(
+                    tab, slides, sq, subset
+                )
+                subset = (subset - mask) & mask
+                if subset == 0:
+                    break
+
+
+@leaf_kernel
 def move_set(tab, piece_type, sq, occ):
     """The move-set index a piece of ``piece_type`` on ``sq`` uses in the position at hand."""
     if tab[FLAGS, F_ISOLATED + piece_type] != 0 and tab[NEIGHBOURS, sq] & occ == 0:
@@ -75,7 +121,7 @@ def move_set(tab, piece_type, sq, occ):
     return piece_type
 
 
-@kernel
+@leaf_kernel
 def piece_attacks(tab, moves, sq, occ):
     """Squares a piece with move set ``moves`` on ``sq`` may capture on (or move to)."""
     att = tab[LEAP + moves, sq]
@@ -85,7 +131,7 @@ def piece_attacks(tab, moves, sq, occ):
     return att
 
 
-@kernel
+@kernel(BOOL(POSITION, TABLES, INT, INT))
 def square_attacked(pos, tab, sq, by):
     """Whether any piece of colour ``by`` attacks ``sq``."""
     occ = pos[BB] | pos[BB + 8]
@@ -118,14 +164,14 @@ def square_attacked(pos, tab, sq, by):
     return diagonal != 0 and slider_attacks(tab, SLIDE_DIAGONAL, sq, occ) & diagonal != 0
 
 
-@kernel
+@leaf_kernel
 def in_check(pos, tab, colour):
     """Whether ``colour``'s king (if it has one) is attacked."""
     kings = pos[BB + colour * 8 + KING]
     return kings != 0 and square_attacked(pos, tab, ctz(kings), 1 - colour)
 
 
-@kernel
+@leaf_kernel
 def _emit(buf, n, origin, targets, count_only):
     if count_only:
         return n + popcount(targets)
@@ -136,7 +182,7 @@ def _emit(buf, n, origin, targets, count_only):
     return n
 
 
-@kernel
+@leaf_kernel
 def _emit_pawns(tab, buf, n, targets, delta, promotion_rank, count_only):
     """Pawn moves to ``targets``, each from ``to - delta``; promotions on ``promotion_rank``."""
     choices = tab[FLAGS, F_PROMOTIONS]
@@ -158,7 +204,7 @@ def _emit_pawns(tab, buf, n, targets, delta, promotion_rank, count_only):
     return n
 
 
-@kernel
+@leaf_kernel
 def _shift_forward(bits, colour, amount):
     """Shift towards the opponent's side by ``amount`` bits (a logical shift for Black)."""
     if colour == 0:
@@ -166,7 +212,7 @@ def _shift_forward(bits, colour, amount):
     return (bits >> amount) & ((1 << (64 - amount)) - 1)
 
 
-@kernel
+@kernel(INT(POSITION, TABLES, MOVES, INT, INT, INT, BOOL))
 def _pawn_moves(pos, tab, buf, n, colour, kinds, count_only):
     pawns = pos[BB + colour * 8 + PAWN]
     if pawns == 0:
@@ -190,7 +236,7 @@ def _pawn_moves(pos, tab, buf, n, colour, kinds, count_only):
     return n
 
 
-@kernel
+@kernel(INT(POSITION, TABLES, MOVES, INT, INT, BOOL))
 def _drops(pos, tab, buf, n, colour, count_only):
     """chess36 king re-entry: drop a reserve piece on the empty square ahead of the king."""
     king = pos[BB + colour * 8 + KING]
@@ -215,7 +261,7 @@ def _drops(pos, tab, buf, n, colour, count_only):
     return n
 
 
-@kernel
+@kernel(INT(POSITION, TABLES, MOVES, INT, INT, BOOL))
 def generate(pos, tab, buf, n, kinds, count_only):
     """Pseudo-legal moves of the side to move of the given ``kinds`` (GEN_* bits).
 
@@ -244,7 +290,7 @@ def generate(pos, tab, buf, n, kinds, count_only):
     return n
 
 
-@kernel
+@kernel(INT(POSITION, TABLES, MOVES, INT, BOOL))
 def generate_pseudo_legal(pos, tab, buf, n, count_only):
     """All pseudo-legal moves, with compulsory capture applied where the variant has it."""
     if tab[FLAGS, F_COMPULSORY] != 0:

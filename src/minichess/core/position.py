@@ -5,12 +5,12 @@ halfmove clock and the hash before the move. Row ``sp`` of ``undo`` therefore al
 hash of the position after ``sp`` moves, which the repetition rule reads.
 """
 
-from minichess.core.jit import kernel
+from minichess.core.jit import INT, NONE, POSITION, TABLES, UNDO, kernel
 from minichess.core.layout import (
     BB,
     DROP,
-    FLAGS,
     F_REENTRY,
+    FLAGS,
     HALFMOVE,
     HASH,
     KING,
@@ -31,7 +31,7 @@ UNDO_HASH = 3
 UNDO_FIELDS = 4
 
 
-@kernel
+@kernel(NONE(POSITION, TABLES, INT, UNDO, INT))
 def make_move(pos, tab, move, undo, sp):
     """Play ``move`` (pseudo-legal for the side to move) in place, saving undo data at ``sp``."""
     colour = pos[STM]
@@ -84,7 +84,7 @@ def make_move(pos, tab, move, undo, sp):
     pos[HASH] = h ^ tab[ZOBRIST_MISC, 0]
 
 
-@kernel
+@kernel(NONE(POSITION, TABLES, UNDO, INT))
 def unmake_move(pos, tab, undo, sp):
     """Take back the move saved at ``undo[sp]``."""
     move = undo[sp, UNDO_MOVE]
@@ -122,7 +122,7 @@ def unmake_move(pos, tab, undo, sp):
     pos[HASH] = undo[sp, UNDO_HASH]
 
 
-@kernel
+@kernel(INT(POSITION, TABLES))
 def compute_hash(pos, tab):
     """The Zobrist key of a position computed from scratch (make/unmake keep it up to date)."""
     h = 0

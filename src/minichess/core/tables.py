@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from minichess.core import layout as L
+from minichess.core.bits import HAS_FAST_PEXT
+from minichess.core.movegen import fill_slider_table
 from minichess.variants.definition import DIAGONAL, ORTHOGONAL, MoveSet, VariantDefinition
 
 # Ray direction index for each slide offset (see layout: 0..3 go up the square numbers).
@@ -13,6 +15,10 @@ _RAY_OFFSETS = {
     L.SOUTH: (0, -1), L.WEST: (-1, 0), L.SOUTH_WEST: (-1, -1), L.SOUTH_EAST: (1, -1),
 }
 _ZOBRIST_SEED = 0x5EED_C4E55
+_SLIDER_DIRECTIONS = (
+    (L.NORTH, L.EAST, L.SOUTH, L.WEST),
+    (L.NORTH_EAST, L.NORTH_WEST, L.SOUTH_WEST, L.SOUTH_EAST),
+)
 
 
 def _bit(square: int) -> int:
@@ -132,9 +138,26 @@ class _Builder:
 
     def zobrist(self) -> None:
         rng = np.random.default_rng(_ZOBRIST_SEED)
-        keys = rng.integers(1, 1 << 63, size=(L.TABLE_ROWS - L.ZOBRIST, 64), dtype=np.int64)
-        for row in range(L.ZOBRIST, L.TABLE_ROWS):
+        rows = L.ZOBRIST_MISC + 1 - L.ZOBRIST
+        keys = rng.integers(1, 1 << 63, size=(rows, 64), dtype=np.int64)
+        for row in range(L.ZOBRIST, L.ZOBRIST_MISC + 1):
             self.rows[row] = [int(k) for k in keys[row - L.ZOBRIST]]
+
+    def slider_masks(self) -> int:
+        """Occupancy masks and table offsets for PEXT slider lookups; returns the entry count."""
+        offset = 0
+        for kind, directions in enumerate(_SLIDER_DIRECTIONS):
+            for _file, _rank, sq in self.squares():
+                mask = 0
+                for direction in directions:
+                    ray = self.rows[L.RAY + direction][sq]
+                    if ray:  # the farthest square of a ray never blocks anything beyond it
+                        far = 1 << (ray.bit_length() - 1) if direction < 4 else ray & -ray
+                        mask |= ray & ~far
+                self.rows[L.SLIDER_MASK + kind][sq] = mask
+                self.rows[L.SLIDER_OFFSET + kind][sq] = offset
+                offset += 1 << mask.bit_count()
+        return offset
 
     def build(self) -> np.ndarray:
         self.geometry()
@@ -142,10 +165,13 @@ class _Builder:
         self.pieces()
         self.rules()
         self.zobrist()
-        table = np.zeros((L.TABLE_ROWS, 64), dtype=np.int64)
+        entries = self.slider_masks() if HAS_FAST_PEXT else 0
+        table = np.zeros((L.TABLE_ROWS + (entries + 63) // 64, 64), dtype=np.int64)
         for r, row in enumerate(self.rows):
             for c, value in enumerate(row):
                 table[r, c] = _as_int64(value)
+        if entries:
+            fill_slider_table(table)
         return table
 
 

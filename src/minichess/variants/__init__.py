@@ -1,7 +1,13 @@
 """Variant definitions: each variant is data (board, pieces, rule switches)."""
 
 from minichess.variants.catalog import VARIANTS, get_variant
-from minichess.variants.definition import MoveSet, PieceDefinition, Result, Royalty, VariantDefinition
+from minichess.variants.definition import (
+    MoveSet,
+    PieceDefinition,
+    Result,
+    Royalty,
+    VariantDefinition,
+)
 
 __all__ = [
     "VARIANTS",

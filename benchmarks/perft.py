@@ -1,0 +1,92 @@
+"""Perft speed per variant: leaf nodes per second on one core, with bulk counting.
+
+    python benchmarks/perft.py            # table
+    python benchmarks/perft.py --json     # one JSON object per variant
+    python benchmarks/perft.py --startup  # also time a cold compile and a warm start
+
+Targets (issue 2): minitchess perft(8) >= 300 M leaves/s; antichess perft(6) >= 100 M/s;
+csc111 and chess36 >= 50 M/s; warm `minichess perft 1` < 1 s; cold compile < 10 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+from minichess import Board
+
+CASES = {
+    "minitchess": 8,
+    "minichess-classic": 7,
+    "antichess": 6,
+    "csc111": 9,
+    "chess36": 6,
+    "gardner": 6,
+    "losalamos": 6,
+}
+
+
+def measure(variant: str, depth: int, repeat: int) -> dict:
+    """Best of ``repeat`` runs of perft(depth) from the start position."""
+    board = Board(variant)
+    board.perft(2)  # compiled code loaded before timing
+    best = float("inf")
+    nodes = 0
+    for _ in range(repeat):
+        start = time.perf_counter()
+        nodes = board.perft(depth)
+        best = min(best, time.perf_counter() - start)
+    return {"variant": variant, "depth": depth, "nodes": nodes, "seconds": round(best, 4),
+            "nps": round(nodes / best)}
+
+
+def startup_seconds(cold: bool) -> float:
+    """Wall time of `minichess perft 1` in a fresh process (cold: empty compile cache)."""
+    env = dict(os.environ)
+    cache = tempfile.mkdtemp() if cold else None
+    if cache:
+        env["NUMBA_CACHE_DIR"] = cache
+    command = [sys.executable, "-m", "minichess.cli.main", "perft", "1"]
+    try:
+        start = time.perf_counter()
+        subprocess.run(command, env=env, check=True, capture_output=True)
+        return time.perf_counter() - start
+    finally:
+        if cache:
+            shutil.rmtree(cache, ignore_errors=True)
+
+
+def main() -> None:
+    """Run the benchmark and print the results."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true", help="print JSON lines")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per case (best is kept)")
+    parser.add_argument("--variant", action="append", help="only these variants")
+    parser.add_argument("--startup", action="store_true", help="time cold and warm starts")
+    args = parser.parse_args()
+    for variant, depth in CASES.items():
+        if args.variant and variant not in args.variant:
+            continue
+        row = measure(variant, depth, args.repeat)
+        if args.json:
+            print(json.dumps(row), flush=True)
+        else:
+            print(f"{variant:18} perft({depth}) {row['nodes']:>12,} in {row['seconds']:7.3f} s"
+                  f"  {row['nps'] / 1e6:7.1f} M leaves/s", flush=True)
+    if args.startup:
+        cold, warm = startup_seconds(cold=True), startup_seconds(cold=False)
+        if args.json:
+            print(json.dumps({"cold_start_seconds": round(cold, 2),
+                              "warm_start_seconds": round(warm, 2)}))
+        else:
+            print(f"cold start {cold:.2f} s, warm start {warm:.2f} s (minichess perft 1)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""The ``minichess`` command line (``minichess.cli.main:main``): one module per subcommand."""

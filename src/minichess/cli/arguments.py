@@ -1,0 +1,67 @@
+"""The argument parser of the command line and the options that several commands share."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import NoReturn
+
+from minichess.board import Board
+
+DEFAULT_VARIANT = "minitchess"
+
+
+class UsageError(Exception):
+    """Bad command-line input that is not a :class:`~minichess.errors.MinichessError`."""
+
+
+class CommandParser(argparse.ArgumentParser):
+    """An ArgumentParser that raises :class:`UsageError` instead of printing usage and exiting,
+    so that every bad input ends the same way: one line on stderr and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        """Raise the parser's complaint as a UsageError naming the command's help."""
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def non_negative_int(text: str) -> int:
+    """An argparse type: a whole number >= 0."""
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, not {text!r}")
+    return int(text)
+
+
+def add_position_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add ``--variant`` and the position options ``--fen`` / ``--state`` to a command."""
+    parser.add_argument(
+        "--variant", "-v", default=DEFAULT_VARIANT, metavar="V",
+        help=f"variant name or alias (default {DEFAULT_VARIANT}; see 'minichess variants')",
+    )
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--fen", metavar="F", help="the position as FEN (default: start position)")
+    source.add_argument(
+        "--state", metavar="FILE",
+        help="read the position as Massey's state text from FILE ('-' for standard input)",
+    )
+
+
+def board_from_args(args: argparse.Namespace) -> Board:
+    """The Board that ``--variant`` with ``--fen`` or ``--state`` describe."""
+    board = Board(args.variant, args.fen)
+    if args.state is not None:
+        from minichess.notation.massey import parse_state  # only --state needs it
+
+        board.set_setup(parse_state(board.variant, read_text(args.state)))
+    return board
+
+
+def read_text(path: str) -> str:
+    """The text of the file ``path``, or of standard input for ``-``."""
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        with open(path, encoding="utf-8") as file:
+            return file.read()
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or error
+        raise UsageError(f"cannot read {path}: {reason}") from None
