@@ -134,8 +134,9 @@ def test_pawn_moves_one_step_even_from_its_start_rank(place, targets_of):
 
 
 def test_pawn_captures_diagonally_forward_only(place, targets_of):
-    # Blocked by the bishop b3, the pawn can only take the pawn c3 (diagonally forward).
-    assert targets_of(place(C36, "Ka1 Pb2 bb3 pc3 kf6"), "b2") == {"c3"}
+    # Blocked by the bishop b3, the pawn can only take the pawn c3 (diagonally forward); the
+    # knight c1, diagonally behind it, is out of its reach.
+    assert targets_of(place(C36, "Ka1 Pb2 bb3 pc3 nc1 kf6"), "b2") == {"c3"}
 
 
 def test_pawn_promotes_to_each_of_queen_rook_bishop_knight(place):

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from minichess import VARIANTS, Board, InvalidFenError
+from minichess import BLACK, VARIANTS, Board, InvalidFenError
 
 POSITIONS_PER_VARIANT = 1000
 """Positions visited by random games in each variant's round-trip test."""
@@ -41,7 +41,7 @@ def test_start_position_fen_is_the_variants_start_fen(variant):
 
 def test_fen_fields_are_read():
     board = Board("chess36", "rbkq1r/pppp1p/6/6/PPP1PP/R1QKBR[Nn] b - - 7 12")
-    assert board.turn is False
+    assert board.turn == BLACK
     assert board.halfmove_clock == 7
     assert board.fullmove_number == 12
     assert board.ply() == 23

@@ -16,6 +16,7 @@ from minichess.errors import (
     MinichessError,
     UnknownVariantError,
 )
+from minichess.game import Game, TimeControl, parse_time_control
 from minichess.move import Move
 from minichess.outcome import Outcome, Termination
 from minichess.pieces import (
@@ -48,6 +49,7 @@ __all__ = [
     "WHITE",
     "AmbiguousMoveError",
     "Board",
+    "Game",
     "IllegalMoveError",
     "InvalidFenError",
     "InvalidMoveError",
@@ -57,9 +59,11 @@ __all__ = [
     "Outcome",
     "Piece",
     "Termination",
+    "TimeControl",
     "UnknownVariantError",
     "get_variant",
     "parse_square",
+    "parse_time_control",
     "square",
     "square_name",
 ]

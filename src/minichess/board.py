@@ -226,13 +226,17 @@ class Board:
         return self.move_stack[-1]
 
     def parse_uci(self, text: str) -> Move:
-        """The legal move written as ``a2a3``, ``a2-a3``, ``a5a6q`` or ``Q@d6``."""
+        """The legal move written as ``a2a3``, ``a2-a3``, ``a5a6q`` or ``Q@d6``.
+
+        A promotion may leave out the piece where the variant allows only one (as IMCS does)."""
         move = Move.from_uci(text)
         if move.promotion is None and not move.drop:
             promotions = [m for m in self.legal_moves
                           if (m.from_square, m.to_square) == (move.from_square, move.to_square)
                           and m.promotion]
-            if promotions and move not in self.legal_moves:
+            if len(promotions) == 1:
+                return promotions[0]
+            if promotions:
                 choices = "".join(Piece(m.promotion, WHITE).symbol() for m in promotions)
                 raise IllegalMoveError(
                     f"{text.strip()} promotes a pawn: add the piece, one of {choices}"
@@ -284,7 +288,8 @@ class Board:
         for sq in (move.from_square, move.to_square):
             if sq not in on_board:
                 last = FILE_NAMES[self.variant.files - 1] + str(self.variant.ranks)
-                return f"{text}: {square_name(sq)} is not on the {self.variant.name} board (a1-{last})"
+                return (f"{text}: {square_name(sq)} is not on the {self.variant.name} board"
+                        f" (a1-{last})")
         side = "White" if self.turn == WHITE else "Black"
         if move.drop:
             return f"{text} is not a legal drop for {side} here"
@@ -295,7 +300,8 @@ class Board:
             return f"{text}: the piece on {square_name(move.from_square)} is not {side}'s"
         targets = sorted(m.uci() for m in self.legal_moves if m.from_square == move.from_square)
         if not targets:
-            return f"{text}: the {piece.symbol()} on {square_name(move.from_square)} has no legal move"
+            where = square_name(move.from_square)
+            return f"{text}: the {piece.symbol()} on {where} has no legal move"
         return f"{text} is illegal; legal moves of that piece: {', '.join(targets)}"
 
     # --- game end -----------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from minichess.core import layout
 from minichess.errors import InvalidMoveError
 from minichess.pieces import (
     PIECE_SYMBOLS,
+    QUEEN,
     PieceType,
     Square,
     parse_square,
@@ -37,11 +38,15 @@ class Move:
         return text + PIECE_SYMBOLS[self.promotion] if self.promotion else text
 
     def imcs(self) -> str:
-        """The move as the Internet MiniChess Server writes it: ``a2-a3``."""
+        """The move as the Internet MiniChess Server writes it: ``a2-a3``.
+
+        A promotion to a queen has no letter there (the minichess variants know no other)."""
         if self.drop:
             return self.uci()
         text = f"{square_name(self.from_square)}-{square_name(self.to_square)}"
-        return text + PIECE_SYMBOLS[self.promotion] if self.promotion else text
+        if self.promotion and self.promotion != QUEEN:
+            text += PIECE_SYMBOLS[self.promotion]
+        return text
 
     @classmethod
     def from_uci(cls, text: str) -> Move:

@@ -223,8 +223,9 @@ def _pawn_moves(pos, tab, buf, n, colour, kinds, count_only):
     if kinds & GEN_CAPTURES:
         theirs = pos[BB + (1 - colour) * 8]
         # towards the lower file: +7 for White, -9 for Black; higher file: +9 / -7
-        lower = _shift_forward(pawns & tab[MASKS, M_NOT_FIRST_FILE], colour, 7 if colour == 0 else 9)
-        higher = _shift_forward(pawns & tab[MASKS, M_NOT_LAST_FILE], colour, 9 if colour == 0 else 7)
+        to_lower, to_higher = (7, 9) if colour == 0 else (9, 7)
+        lower = _shift_forward(pawns & tab[MASKS, M_NOT_FIRST_FILE], colour, to_lower)
+        higher = _shift_forward(pawns & tab[MASKS, M_NOT_LAST_FILE], colour, to_higher)
         n = _emit_pawns(tab, buf, n, lower & theirs, forward - 1, promotion_rank, count_only)
         n = _emit_pawns(tab, buf, n, higher & theirs, forward + 1, promotion_rank, count_only)
     if kinds & GEN_QUIETS:
