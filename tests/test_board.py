@@ -158,13 +158,18 @@ PROMOTING = "5k/1P4/6/6/6/K5[] w - - 0 1"
 
 
 @pytest.mark.parametrize(
-    ("text", "uci"),
-    [("b5b6q", "b5b6q"), ("b5b6Q", "b5b6q"), ("b5b6=Q", "b5b6q"), ("b5-b6n", "b5b6n")],
+    ("text", "uci", "imcs"),
+    [
+        ("b5b6q", "b5b6q", "b5-b6"),  # IMCS writes a queen promotion without a letter
+        ("b5b6Q", "b5b6q", "b5-b6"),
+        ("b5b6=Q", "b5b6q", "b5-b6"),
+        ("b5-b6n", "b5b6n", "b5-b6n"),
+    ],
 )
-def test_parse_uci_promotion_forms(text, uci):
+def test_parse_uci_promotion_forms(text, uci, imcs):
     move = Board("chess36", PROMOTING).parse_uci(text)
     assert move.uci() == uci
-    assert move.imcs() == f"{uci[:2]}-{uci[2:]}"
+    assert move.imcs() == imcs
 
 
 def test_parse_uci_drop_in_either_case():
@@ -207,9 +212,24 @@ def test_promotion_without_piece_letter_says_which_letters_to_add():
     board = Board("chess36", PROMOTING)
     with pytest.raises(IllegalMoveError, match=r"b5b6 promotes a pawn: add the piece, one of QRBN"):
         board.parse_uci("b5b6")
-    minitchess = Board("minitchess", "k4/2P2/5/5/5/4K w - - 0 5")
-    with pytest.raises(IllegalMoveError, match=r"one of Q \(e.g. c5c6q\)"):
-        minitchess.parse_uci("c5c6")
+    with pytest.raises(IllegalMoveError, match=r"\(e.g. b5b6q\)"):
+        board.push_uci("b5-b6")
+    assert board.move_stack == []
+
+
+@pytest.mark.parametrize(
+    ("variant", "fen", "text", "uci"),
+    [
+        ("minitchess", "k4/2P2/5/5/5/4K w - - 0 5", "c5c6", "c5c6q"),
+        ("minitchess", "k4/2P2/5/5/5/4K w - - 0 5", "c5-c6", "c5c6q"),
+        ("antichess", "8/P7/8/8/8/8/8/7k w - - 0 1", "a7a8", "a7a8q"),
+    ],
+)
+def test_promotion_letter_may_be_left_out_where_only_a_queen_is_possible(
+    variant, fen, text, uci
+):
+    # IMCS writes promotions without a letter; with a single choice the move is unambiguous.
+    assert Board(variant, fen).parse_uci(text).uci() == uci
 
 
 def test_move_on_a_finished_game_says_the_game_is_over():

@@ -139,3 +139,15 @@ def test_set_fen_rejects_bad_input_and_keeps_the_position():
         board.set_fen("kqbnr/ppppp/5/5/PPPPP/RNBQKK w - - 0 1")
     assert board.fen() == "kqbnr/ppppp/5/1P3/P1PPP/RNBQK b - - 0 1"
     assert [m.uci() for m in board.move_stack] == ["b2b3"]
+
+
+@pytest.mark.parametrize(
+    ("fen", "message"),
+    [
+        ("kqbnr/ppppp/5/5/PPPPP/RNBQK[] w - - 0 1", "no reserves"),
+        ("kqbnr/ppppp/05/5/PPPPP/RNBQK w - - 0 1", "not a count of squares"),
+    ],
+)
+def test_empty_reserve_brackets_and_zero_counts_are_rejected(fen: str, message: str) -> None:
+    with pytest.raises(InvalidFenError, match=message):
+        Board("minitchess", fen)

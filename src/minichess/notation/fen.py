@@ -27,6 +27,8 @@ def parse_fen(variant: VariantDefinition, fen: str) -> Setup:
     board_text, reserve_text = _split_reserves(fields[0])
     setup = Setup(placement=_parse_board(variant, board_text))
     if reserve_text is not None:
+        if not variant.has_reserves:
+            raise InvalidFenError(f"{variant.name} has no reserves, but the FEN gives one")
         setup.reserves = _parse_reserves(reserve_text)
     side = fields[1]
     if side not in ("w", "b"):
@@ -94,6 +96,8 @@ def _parse_board(variant: VariantDefinition, text: str) -> dict:
                 digits += char
                 continue
             if digits:
+                if digits.startswith("0"):
+                    raise InvalidFenError(f"rank {rank + 1}: {digits!r} is not a count of squares")
                 file += int(digits)
                 digits = ""
             if char == " ":
