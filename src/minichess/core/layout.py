@@ -78,6 +78,8 @@ F_REENTRY = 7
 F_DOUBLE_STEP = 8
 F_PROMOTIONS = 9  # how many promotion choices
 F_PROMOTION_TYPES = 10  # .. 13: the choices
+F_FILES = 14
+F_RANKS = 15
 F_SLIDES = 16  # + move set: bit 0 orthogonal slides, bit 1 diagonal slides
 F_ISOLATED = 32  # + type: 1 when the type has a separate move set while isolated
 

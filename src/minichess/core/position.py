@@ -29,6 +29,8 @@ UNDO_CAPTURED = 1
 UNDO_HALFMOVE = 2
 UNDO_HASH = 3
 UNDO_FIELDS = 4
+NULL_MOVE = 0
+"""The move code of a null move (a1 to a1: never a real move)."""
 
 
 @kernel(NONE(POSITION, TABLES, INT, UNDO, INT))
@@ -117,6 +119,28 @@ def unmake_move(pos, tab, undo, sp):
             if tab[FLAGS, F_REENTRY] != 0 and captured_type != PAWN and captured_type != KING:
                 pos[RESERVE + captured] -= 1
     pos[STM] = colour
+    pos[PLY] -= 1
+    pos[HALFMOVE] = undo[sp, UNDO_HALFMOVE]
+    pos[HASH] = undo[sp, UNDO_HASH]
+
+
+@kernel(NONE(POSITION, TABLES, UNDO, INT))
+def make_null_move(pos, tab, undo, sp):
+    """Pass the move to the opponent (for null-move pruning); undo data at ``sp``."""
+    undo[sp, UNDO_MOVE] = NULL_MOVE
+    undo[sp, UNDO_CAPTURED] = 0
+    undo[sp, UNDO_HALFMOVE] = pos[HALFMOVE]
+    undo[sp, UNDO_HASH] = pos[HASH]
+    pos[STM] = 1 - pos[STM]
+    pos[PLY] += 1
+    pos[HALFMOVE] += 1
+    pos[HASH] ^= tab[ZOBRIST_MISC, 0]
+
+
+@kernel(NONE(POSITION, UNDO, INT))
+def unmake_null_move(pos, undo, sp):
+    """Take back the null move saved at ``undo[sp]``."""
+    pos[STM] = 1 - pos[STM]
     pos[PLY] -= 1
     pos[HALFMOVE] = undo[sp, UNDO_HALFMOVE]
     pos[HASH] = undo[sp, UNDO_HASH]

@@ -181,19 +181,18 @@ def insufficient_material(pos):
 
 
 @leaf_kernel
-def is_threefold(pos, undo, sp):
-    """Whether the position after ``sp`` moves of ``undo`` occurred twice before."""
+def earlier_occurrences(pos, undo, sp, enough):
+    """How often (up to ``enough``) the position after ``sp`` moves occurred before, within
+    the plies since the last capture or pawn move."""
     h = pos[HASH]
-    seen = 1
+    seen = 0
     oldest = max(sp - pos[HALFMOVE], 0)
     k = sp - 2
-    while k >= oldest:
+    while k >= oldest and seen < enough:
         if undo[k, UNDO_HASH] == h:
             seen += 1
-            if seen >= 3:
-                return True
         k -= 2
-    return False
+    return seen
 
 
 @leaf_kernel
@@ -215,7 +214,7 @@ def _end_after_moves(pos, tab, undo, sp):
     fifty = tab[FLAGS, F_FIFTY]
     if fifty != 0 and pos[HALFMOVE] >= fifty:
         return end_code(END_FIFTY_MOVES, DRAW)
-    if tab[FLAGS, F_REPETITION] != 0 and is_threefold(pos, undo, sp):
+    if tab[FLAGS, F_REPETITION] != 0 and earlier_occurrences(pos, undo, sp, 2) == 2:
         return end_code(END_REPETITION, DRAW)
     return END_NONE
 

@@ -132,6 +132,8 @@ class _Builder:
         flags[L.F_MINOR_DRAW] = int(v.minor_piece_draw)
         flags[L.F_REENTRY] = int(v.king_reentry)
         flags[L.F_DOUBLE_STEP] = int(v.pawn_double_step)
+        flags[L.F_FILES] = v.files
+        flags[L.F_RANKS] = v.ranks
         flags[L.F_PROMOTIONS] = len(v.promotion)
         for i, letter in enumerate(v.promotion):
             flags[L.F_PROMOTION_TYPES + i] = L.PIECE_LETTERS.index(letter)
