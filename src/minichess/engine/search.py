@@ -60,6 +60,7 @@ C_SEED = 5
 C_NULL_MOVE = 6  # 1 where null-move pruning is sound enough for the variant
 C_ABORTED = 7  # 1 when the last search was stopped before it finished
 C_TT_GENERATION = 8
+C_QUIESCENCE_PLIES = 9  # quiescence ends with the static evaluation after this many plies
 CONTROL_SIZE = 16
 
 # frame fields
@@ -208,8 +209,8 @@ def quiescence_moves(pos, tab, buf, undo, sp, checked):
     also stand pat (the moves are only the captures)."""
     if checked != 0 or tab[FLAGS, F_COMPULSORY] != 0:
         n = generate_legal(pos, tab, buf, undo, sp)
-        if checked == 0 and (n == 0 or is_capture(pos, buf[0]) == 0):
-            return -1 - n  # no capture to make: stand pat
+        if checked == 0 and n > 0 and is_capture(pos, buf[0]) == 0:
+            return -1  # no capture to make: stand pat
         return n
     n = generate(pos, tab, buf, 0, GEN_CAPTURES, False)
     if tab[FLAGS, F_ROYALTY] == ROYALTY_CHECK:
@@ -303,6 +304,9 @@ def search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, killers, histor
                     ):
                         ret = stored
                         returning = True
+            if not returning and f[F_QUIESCENCE] != 0 and -f[F_DEPTH] >= control[C_QUIESCENCE_PLIES]:
+                ret = static_eval(pos, tab, weights, scratch, control)
+                returning = True
             if not returning and f[F_QUIESCENCE] != 0:
                 n = quiescence_moves(pos, tab, moves[ply], undo, sp, f[F_CHECK])
                 if n < 0:  # may stand pat

@@ -1,0 +1,314 @@
+"""The Engine: iterative deepening with aspiration windows around the compiled search, time
+management that never loses on time, strength levels, and the results as python-chess-like
+objects.
+
+>>> from minichess import Board
+>>> from minichess.engine import Engine, Limit
+>>> engine = Engine(seed=1)
+>>> result = engine.play(Board("csc111"), Limit(depth=4))
+>>> result.move in Board("csc111").legal_moves
+True
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from minichess.board import Board
+from minichess.core.state import new_undo_stack
+from minichess.engine.search import (
+    C_ABORTED,
+    C_NODE_LIMIT,
+    C_NODES,
+    C_NOISE,
+    C_NULL_MOVE,
+    C_QUIESCENCE_PLIES,
+    C_SEED,
+    C_SELDEPTH,
+    C_STOP,
+    C_TT_GENERATION,
+    CONTROL_SIZE,
+    INFINITE,
+    MATE,
+    MATE_BOUND,
+    MAX_PLY,
+    search,
+)
+from minichess.engine.weights import variant_weights
+from minichess.errors import MinichessError
+from minichess.move import Move
+from minichess.pieces import WHITE
+from minichess.variants import VariantDefinition
+from minichess.variants.definition import Royalty
+
+LEVELS = range(1, 11)
+# level -> (deepest iteration, evaluation noise in centipawns); level 10 is full strength
+_LEVEL_SETTINGS = {
+    1: (1, 250), 2: (1, 150), 3: (2, 100), 4: (2, 60), 5: (3, 40),
+    6: (4, 25), 7: (5, 15), 8: (7, 8), 9: (10, 3), 10: (MAX_PLY - 8, 0),
+}
+_ASPIRATION = 30
+
+
+@dataclass(frozen=True)
+class Limit:
+    """When to stop searching. With none of these, the search runs to full depth."""
+
+    time: float | None = None
+    """Seconds for this move."""
+    depth: int | None = None
+    nodes: int | None = None
+    white_clock: float | None = None
+    black_clock: float | None = None
+    increment: float | None = None
+    """Seconds added per move (for both sides, unless the per-side ones are given)."""
+    white_increment: float | None = None
+    black_increment: float | None = None
+    moves_to_go: int | None = None
+    """Moves to play before the clock is topped up (None: the rest of the game)."""
+
+
+@dataclass(frozen=True)
+class Info:
+    """What one completed iteration found."""
+
+    depth: int
+    seldepth: int
+    score: int | None
+    """Centipawns for the side to move; None when a forced end was found (see ``mate``)."""
+    mate: int | None
+    """Moves to the forced win (negative when losing), or None."""
+    nodes: int
+    time: float
+    pv: list[Move] = field(default_factory=list)
+
+    @property
+    def nps(self) -> int:
+        """Nodes per second."""
+        return int(self.nodes / self.time) if self.time > 0 else 0
+
+
+@dataclass(frozen=True)
+class PlayResult:
+    """The move the engine chose and what it knew about it."""
+
+    move: Move
+    score: int | None
+    mate: int | None
+    depth: int
+    pv: list[Move]
+    nodes: int
+    time: float
+
+
+def score_parts(score: int) -> tuple[int | None, int | None]:
+    """Split a search score into (centipawns, mate in moves); one of them is None."""
+    if score > MATE_BOUND:
+        return None, (MATE - score + 1) // 2
+    if score < -MATE_BOUND:
+        return None, -((MATE + score) // 2)
+    return score, None
+
+
+def time_budget(board: Board, limit: Limit, overhead: float) -> tuple[float, float] | None:
+    """(soft, hard) seconds for this move: after ``soft`` no new iteration starts, at ``hard``
+    the search stops. None when there is no time limit.
+
+    The hard limit stays well inside the remaining clock minus ``overhead`` (process and
+    network latency), so the engine never loses on time."""
+    if limit.time is not None:
+        hard = max(limit.time - overhead, 0.005)
+        return hard, hard
+    own_white = board.turn == WHITE
+    clock = limit.white_clock if own_white else limit.black_clock
+    if clock is None:
+        return None
+    increment = (limit.white_increment if own_white else limit.black_increment)
+    if increment is None:
+        increment = limit.increment or 0.0
+    moves_left = limit.moves_to_go or _expected_moves_left(board)
+    usable = max(clock - overhead, 0.0)
+    share = usable / (moves_left + 1) + 0.75 * increment
+    hard = min(3 * share, 0.4 * usable + 0.5 * increment, usable * 0.9)
+    hard = max(hard, min(0.005, usable * 0.5))
+    return min(0.6 * share, hard), hard
+
+
+def _expected_moves_left(board: Board) -> int:
+    limit = board.variant.move_limit
+    if limit:
+        plies_left = max(limit - board.ply(), 1)
+        return max(min((plies_left + 1) // 2, 30), 1)
+    return 30
+
+
+class Engine:
+    """A search engine for every variant, at ``level`` 1 (beginner) to 10 (full strength).
+
+    ``seed`` fixes the weaker levels' choices (a deterministic engine); ``hash_mb`` sizes the
+    transposition table. ``move_overhead`` is kept back from the clock for latency.
+    """
+
+    def __init__(
+        self,
+        level: int = 10,
+        hash_mb: int = 16,
+        seed: int | None = None,
+        move_overhead: float = 0.05,
+    ) -> None:
+        if level not in LEVELS:
+            raise MinichessError(f"level must be 1 to 10, not {level}")
+        self.level = level
+        self.seed = seed if seed is not None else int.from_bytes(np.random.bytes(4), "little")
+        self.move_overhead = move_overhead
+        self._control = np.zeros(CONTROL_SIZE, dtype=np.int64)
+        self._killers = np.zeros((MAX_PLY + 1, 2), dtype=np.int64)
+        self._history = np.zeros((2, 4096), dtype=np.int64)
+        self._pv = np.zeros((MAX_PLY + 2, MAX_PLY + 1), dtype=np.int64)
+        self._weights: dict[str, np.ndarray] = {}
+        self.hash_mb = hash_mb
+
+    @property
+    def hash_mb(self) -> int:
+        """Size of the transposition table in MB."""
+        return self._hash_mb
+
+    @hash_mb.setter
+    def hash_mb(self, megabytes: int) -> None:
+        entries = 1 << max(int(math.log2(max(megabytes, 1) * (1 << 20) // 16)), 10)
+        self._hash_mb = megabytes
+        self._tt = np.zeros((entries, 2), dtype=np.int64)
+
+    def new_game(self) -> None:
+        """Forget what earlier searches learnt (transposition table, killers, history)."""
+        self._tt[:] = 0
+        self._killers[:] = 0
+        self._history[:] = 0
+
+    def stop(self) -> None:
+        """Stop the running search as soon as possible (from another thread)."""
+        self._control[C_STOP] = 1
+
+    def weights(self, variant: VariantDefinition) -> np.ndarray:
+        """The evaluation weights used for ``variant``."""
+        if variant.name not in self._weights:
+            self._weights[variant.name] = variant_weights(variant)
+        return self._weights[variant.name]
+
+    def play(self, board: Board, limit: Limit | None = None) -> PlayResult:
+        """Choose a move for the side to move."""
+        start = time.perf_counter()
+        last: Info | None = None
+        for info in self.iter_analysis(board, limit or Limit()):
+            last = info
+        assert last is not None and last.pv
+        return PlayResult(last.pv[0], last.score, last.mate, last.depth, last.pv, last.nodes,
+                          time.perf_counter() - start)
+
+    def analyse(
+        self,
+        board: Board,
+        limit: Limit | None = None,
+        on_info: Callable[[Info], None] | None = None,
+    ) -> Info:
+        """Search and return the deepest completed iteration; ``on_info`` sees each one."""
+        last: Info | None = None
+        for info in self.iter_analysis(board, limit or Limit()):
+            last = info
+            if on_info is not None:
+                on_info(info)
+        assert last is not None
+        return last
+
+    def iter_analysis(self, board: Board, limit: Limit) -> Iterator[Info]:
+        """Yield an :class:`Info` per completed iteration until a limit is reached."""
+        moves = board.legal_moves
+        if not moves:
+            raise MinichessError(f"no move to search: the game is over ({board.outcome()})")
+        max_depth, noise = _LEVEL_SETTINGS[self.level]
+        if limit.depth is not None:
+            max_depth = min(max_depth, max(limit.depth, 1))
+        budget = time_budget(board, limit, self.move_overhead)
+        pos = board._pos.copy()
+        sp = len(board.move_stack)
+        undo = new_undo_stack(sp + MAX_PLY + 8)
+        undo[:sp] = board._undo[:sp]
+        control = self._control
+        control[:] = 0
+        control[C_NODE_LIMIT] = limit.nodes or 0
+        control[C_NOISE] = noise
+        control[C_SEED] = self.seed
+        control[C_NULL_MOVE] = _null_move_allowed(board.variant)
+        control[C_QUIESCENCE_PLIES] = 4 if board.variant.compulsory_capture else 12
+        self._tt_generation = getattr(self, "_tt_generation", 0) + 1 & 255
+        control[C_TT_GENERATION] = self._tt_generation
+        weights = self.weights(board.variant)
+        start = time.perf_counter()
+        timer = None
+        if budget is not None:
+            timer = threading.Timer(budget[1], self.stop)
+            timer.daemon = True
+            timer.start()
+        try:
+            score = 0
+            for depth in range(1, max_depth + 1):
+                score = self._aspiration_search(board, pos, weights, undo, sp, depth, score)
+                if control[C_ABORTED] and depth > 1:
+                    return
+                elapsed = time.perf_counter() - start
+                info = self._info(depth, score, elapsed, moves)
+                yield info
+                if control[C_ABORTED]:
+                    return
+                if len(moves) == 1 and budget is not None:
+                    return
+                if budget is not None and elapsed >= budget[0]:
+                    return
+                if info.mate is not None and depth >= 2 * abs(info.mate) + 2:
+                    return
+        finally:
+            if timer is not None:
+                timer.cancel()
+
+    def _aspiration_search(self, board, pos, weights, undo, sp, depth, previous) -> int:
+        delta = _ASPIRATION
+        alpha, beta = (-INFINITE, INFINITE)
+        if depth >= 4 and abs(previous) < MATE_BOUND:
+            alpha, beta = previous - delta, previous + delta
+        while True:
+            score = int(search(pos, board._tables, weights, undo, sp, depth, alpha, beta,
+                               self._tt, self._killers, self._history, self._pv, self._control))
+            if self._control[C_ABORTED]:
+                return score
+            if score <= alpha:
+                alpha = max(score - delta, -INFINITE)
+            elif score >= beta:
+                beta = min(score + delta, INFINITE)
+            else:
+                return score
+            delta *= 3
+
+    def _info(self, depth: int, score: int, elapsed: float, legal: list[Move]) -> Info:
+        pv = []
+        for code in self._pv[0]:
+            if code == 0:
+                break
+            pv.append(Move.from_code(int(code)))
+        if not pv or pv[0] not in legal:  # a stopped first iteration: any legal move
+            pv = [legal[0]]
+        centipawns, mate = score_parts(score)
+        return Info(depth, int(self._control[C_SELDEPTH]), centipawns, mate,
+                    int(self._control[C_NODES]), elapsed, pv)
+
+
+def _null_move_allowed(variant: VariantDefinition) -> int:
+    """Null-move pruning assumes that moving is better than passing: not so in antichess or on
+    the smallest boards, where zugzwang is everywhere."""
+    return int(variant.royalty != Royalty.NONE and variant.files * variant.ranks >= 25)
+
