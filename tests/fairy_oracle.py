@@ -1,8 +1,9 @@
 """Fairy-Stockfish (``pyffish``) as an independent oracle for move generation.
 
 The oracle knows nothing of the project's own code. It wraps ``pyffish`` with the variant
-definitions of ``shared/oracle/fairy.ini`` and adds the end-of-game rules of RULES.md that
-Fairy-Stockfish does not know, so that its move lists and perft counts follow RULES.md:
+definitions of ``shared/oracle/fairy.ini`` and adds the end-of-game rules that Fairy-Stockfish
+does not know, so that its move lists and perft counts follow RULES.md (and docs/rules.md for the
+two extra variants):
 
 * minitchess: drawn once 80 plies have been played (the ply is taken from the FEN's fullmove
   number and side to move); pyffish already ends the game when a king is captured and gives no
@@ -12,9 +13,14 @@ Fairy-Stockfish does not know, so that its move lists and perft counts follow RU
 * csc111: drawn once 50 plies have been played.
 * antichess: drawn when the halfmove clock reaches 100 (the project's decision); pyffish already
   ends the game when the side to move has no pieces or no moves.
-* gardner, losalamos: pyffish's built-in rules. A game ends only with checkmate or stalemate;
-  pyffish's 50-move rule, repetition and insufficient material are claims
-  (``is_optional_game_end``), not ends, and are not applied here.
+* gardner, losalamos: pyffish's built-in rules, plus the project's decisions (docs/rules.md)
+  that draws are automatic: halfmove clock 100, insufficient material (apart from the kings
+  nothing or one bishop or knight) and threefold repetition. pyffish reports the first and the
+  last only as claims (``is_optional_game_end``), the second only through
+  ``has_insufficient_material``, and goes on giving moves.
+
+A FEN carries no history, so repetition counts only positions met inside one ``oracle_perft``
+line (the root included); ``oracle_moves`` never sees a repetition.
 
 Move and position notation are pyffish's, which is the project's: ``a2a3``, promotion ``a5a6q``
 (lower-case letter for both colours), FEN with castling and en passant fields ``-``.
@@ -44,14 +50,20 @@ ORACLE_VARIANTS: dict[str, str] = {
 PLY_LIMITS: dict[str, int] = {"minitchess": 80, "minichess-classic": 80, "csc111": 50}
 """Variants drawn once this many plies have been played (pyffish knows no such limit)."""
 
-HALFMOVE_LIMITS: dict[str, int] = {"antichess": 100}
+HALFMOVE_LIMITS: dict[str, int] = {"antichess": 100, "gardner": 100, "losalamos": 100}
 """Variants drawn when the halfmove clock reaches this value (pyffish only offers a claim)."""
 
-_INSUFFICIENT_SIDES: frozenset[str] = frozenset({"K", "KN", "BK"})
-"""minichess-classic: sorted piece letters of a side that cannot win against a lone king."""
+MINOR_PIECE_DRAW: frozenset[str] = frozenset({"minichess-classic", "gardner", "losalamos"})
+"""Variants drawn at once when, apart from the kings, only one bishop or knight is left."""
 
-_CLASSIC_MAX_PIECES = 3
-"""minichess-classic: at most this many pieces on the board when material is insufficient."""
+REPETITION_DRAW: frozenset[str] = frozenset({"gardner", "losalamos"})
+"""Variants drawn at once when a position occurs for the third time."""
+
+_MINOR_PIECE_DRAW_MAX_PIECES = 3
+"""At most this many pieces are on the board when a minor-piece draw applies."""
+
+_REPETITION_MIN_PLIES = 8
+"""The fewest plies in which a position can occur a third time."""
 
 
 @cache
@@ -86,14 +98,15 @@ def _pieces(fen: str) -> str:
     return "".join(c for c in fen.split()[0] if c.isalpha())
 
 
-def _classic_insufficient(fen: str) -> bool:
-    """minichess-classic: lone king against a lone king, king and knight, or king and bishop."""
-    pieces = _pieces(fen)
-    white = "".join(sorted(c for c in pieces if c.isupper()))
-    black = "".join(sorted(c.upper() for c in pieces if c.islower()))
-    return (white == "K" and black in _INSUFFICIENT_SIDES) or (
-        black == "K" and white in _INSUFFICIENT_SIDES
-    )
+def _minor_piece_draw(fen: str) -> bool:
+    """Apart from the kings, nothing or a single bishop or knight is on the board.
+
+    For minichess-classic this is RULES.md's "one side has only a king and the other only a
+    king, a king and a knight, or a king and a bishop" (with both kings on the board; a game
+    without one of them is already over).
+    """
+    others = [c for c in _pieces(fen) if c not in "Kk"]
+    return len(others) <= 1 and all(c in "BNbn" for c in others)
 
 
 class _Root:
@@ -118,20 +131,30 @@ class _Root:
         return pyffish.get_fen(self.name, self.fen, moves) if moves else self.fen
 
     def ended_by_project_rule(self, moves: list[str]) -> bool:
-        """Whether a RULES.md rule that pyffish lacks ends the game after ``moves``."""
+        """Whether a rule that pyffish lacks ends the game after ``moves`` (a draw).
+
+        The halfmove clock grows by at most one a ply, and the number of pieces falls by at most
+        one, so a node's FEN is only built where a rule is within reach.
+        """
         ply_limit = PLY_LIMITS.get(self.variant)
         if ply_limit is not None and self.ply + len(moves) >= ply_limit:
             return True
         halfmove_limit = HALFMOVE_LIMITS.get(self.variant)
-        # The clock grows by at most one a ply and captures only ever remove pieces, so the
-        # node's FEN is needed only when the limit is within reach.
-        if halfmove_limit is not None and self.halfmove + len(moves) >= halfmove_limit:
-            return _halfmove_clock(self._node_fen(moves)) >= halfmove_limit
         if (
-            self.variant == "minichess-classic"
-            and self.piece_count - len(moves) <= _CLASSIC_MAX_PIECES
+            halfmove_limit is not None
+            and self.halfmove + len(moves) >= halfmove_limit
+            and _halfmove_clock(self._node_fen(moves)) >= halfmove_limit
         ):
-            return _classic_insufficient(self._node_fen(moves))
+            return True
+        if (
+            self.variant in MINOR_PIECE_DRAW
+            and self.piece_count - len(moves) <= _MINOR_PIECE_DRAW_MAX_PIECES
+            and _minor_piece_draw(self._node_fen(moves))
+        ):
+            return True
+        if self.variant in REPETITION_DRAW and len(moves) >= _REPETITION_MIN_PLIES:
+            # pyffish reports a third occurrence (root included) as an optional end.
+            return pyffish.is_optional_game_end(self.name, self.fen, moves)[0]
         return False
 
     def moves(self, moves: list[str]) -> list[str]:

@@ -136,8 +136,8 @@ def time_budget(board: Board, limit: Limit, overhead: float) -> tuple[float, flo
     usable = max(clock - overhead, 0.0)
     share = usable / (moves_left + 1) + 0.75 * increment
     hard = min(3 * share, 0.4 * usable + 0.5 * increment, usable * 0.9)
-    hard = max(hard, min(0.005, usable * 0.5))
-    return min(0.6 * share, hard), hard
+    hard = max(hard, min(0.005, clock * 0.25))  # always a moment to find some move
+    return min(max(0.6 * share, 0.001), hard), hard
 
 
 def _expected_moves_left(board: Board) -> int:

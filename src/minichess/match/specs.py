@@ -1,0 +1,188 @@
+"""Players named by text, as the command line and :func:`~minichess.match.play_match` take them.
+
+A player spec is one of
+
+- ``level:N``: the engine at level N (1..10);
+- ``random``: uniformly random legal moves;
+- ``greedy``: the materially best move one ply ahead;
+- ``uci:COMMAND``: an external UCI engine started with COMMAND, which may include arguments
+  (``uci:minichess uci``; quote it as one word in a shell: ``"uci:minichess uci"``; a program
+  path with spaces is quoted inside: ``'uci:"/opt/my engine/run" --fast'``).
+
+``level:N`` and ``uci:COMMAND`` may end in ``,time=F`` (0 < F <= 1): the player then thinks as
+if its clock showed only that share of the time (time odds, e.g. ``level:10,time=0.5`` against
+``level:10`` is a match of time t against 2t).
+
+>>> parse_player("level:10,time=0.5")
+PlayerSpec(kind='level', argument='10', time_factor=0.5)
+>>> str(parse_player("uci:minichess   uci"))
+'uci:minichess uci'
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+from dataclasses import dataclass
+from typing import Any
+
+from minichess.engine import LEVELS
+from minichess.errors import MinichessError
+from minichess.game import Game, TimeControl
+from minichess.move import Move
+from minichess.pieces import Color
+from minichess.players import EnginePlayer, GreedyPlayer, Player, RandomPlayer
+from minichess.protocols.uci_client import UciPlayer
+from minichess.variants import VariantDefinition
+
+_SPEC = re.compile(
+    r"^(?P<kind>level|random|greedy|uci)(?::(?P<argument>.+?))?(?:,time=(?P<factor>[^,]*))?$",
+    re.DOTALL,
+)
+SPEC_HELP = (
+    "level:N (N = 1..10), random, greedy or uci:COMMAND, the engine players optionally followed"
+    " by ,time=F (0 < F <= 1) to use only that share of the clock"
+)
+
+
+class PlayerSpecError(MinichessError):
+    """Text that does not name a player."""
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A player described by text (see the module's documentation); :meth:`create` makes it."""
+
+    kind: str
+    """``level``, ``random``, ``greedy`` or ``uci``."""
+    argument: str | None = None
+    """The level, or the UCI engine's command."""
+    time_factor: float = 1.0
+
+    def create(self) -> Player:
+        """A new player as described (for ``uci:``, the engine starts with its first game)."""
+        player: Player
+        if self.kind == "level":
+            player = EnginePlayer(level=int(self.argument))
+        elif self.kind == "random":
+            player = RandomPlayer()
+        elif self.kind == "greedy":
+            player = GreedyPlayer()
+        else:
+            player = UciPlayer(self.argument)
+        if self.time_factor != 1:
+            player = TimeOddsPlayer(player, self.time_factor)
+        return player
+
+    def __str__(self) -> str:
+        text = self.kind if self.argument is None else f"{self.kind}:{self.argument}"
+        return text if self.time_factor == 1 else f"{text},time={self.time_factor:g}"
+
+
+def parse_player(text: str) -> PlayerSpec:
+    """The PlayerSpec that ``text`` describes; raises PlayerSpecError saying what is wrong."""
+    match = _SPEC.match(text.strip())
+    if not match:
+        raise PlayerSpecError(f"bad player {text!r}: expected {SPEC_HELP}")
+    kind, argument, factor = match["kind"], match["argument"], match["factor"]
+    if kind in ("random", "greedy") and (argument is not None or factor is not None):
+        raise PlayerSpecError(f"bad player {text!r}: {kind} takes no argument and no ,time=")
+    if kind == "level":
+        argument = _level(text, argument)
+    elif kind == "uci":
+        argument = _uci_command(text, argument)
+    return PlayerSpec(kind, argument, 1.0 if factor is None else _time_factor(text, factor))
+
+
+def _level(text: str, argument: str | None) -> str:
+    if argument is None or not argument.isdigit() or int(argument) not in LEVELS:
+        raise PlayerSpecError(
+            f"bad player {text!r}: the level must be {LEVELS.start}..{LEVELS.stop - 1}"
+        )
+    return str(int(argument))
+
+
+def _uci_command(text: str, argument: str | None) -> str:
+    try:
+        command = shlex.split(argument or "")
+    except ValueError as error:
+        raise PlayerSpecError(f"bad player {text!r}: {error}") from None
+    if not command:
+        raise PlayerSpecError(f"bad player {text!r}: uci: needs the engine's command")
+    if shutil.which(command[0]) is None:
+        raise PlayerSpecError(
+            f"bad player {text!r}: no program {command[0]!r} (not found, or not executable)"
+        )
+    return shlex.join(command)
+
+
+def _time_factor(text: str, factor: str) -> float:
+    try:
+        value = float(factor)
+    except ValueError:
+        value = 0.0
+    if not 0 < value <= 1:
+        raise PlayerSpecError(
+            f"bad player {text!r}: time={factor} must be a number above 0 and at most 1"
+        )
+    return value
+
+
+class TimeOddsPlayer:
+    """A player that sees its clocks (and increments) scaled by ``factor``, so that it thinks
+    with that share of the time it has."""
+
+    def __init__(self, player: Player, factor: float) -> None:
+        self.player = player
+        self.factor = factor
+        self.name = f"{player.name},time={factor:g}"
+
+    def choose_move(self, game: Game) -> Move:
+        """The player's move, chosen on scaled clocks."""
+        return self.player.choose_move(_ScaledClocks(game, self.factor))
+
+    def new_game(self, variant: VariantDefinition) -> None:
+        """Pass the start of a game on to the player."""
+        begin_game(self.player, variant)
+
+    def close(self) -> None:
+        """Release the player's resources."""
+        close_player(self.player)
+
+
+def begin_game(player: Player, variant: VariantDefinition) -> None:
+    """Prepare ``player`` for a new game of ``variant``, before its clock runs: the engine
+    forgets the previous game; a UCI engine starts if needed and selects the variant."""
+    if isinstance(player, EnginePlayer):
+        player.engine.new_game()
+    elif isinstance(player, UciPlayer | TimeOddsPlayer):
+        player.new_game(variant)
+
+
+def close_player(player: Player) -> None:
+    """Release what ``player`` holds (a UCI engine's process)."""
+    if isinstance(player, UciPlayer | TimeOddsPlayer):
+        player.close()
+
+
+class _ScaledClocks:
+    """A view of a game whose clocks show ``factor`` times the time; all else is the game's."""
+
+    def __init__(self, game: Game, factor: float) -> None:
+        self._game = game
+        self._factor = factor
+
+    @property
+    def clock(self) -> TimeControl | None:
+        clock = self._game.clock
+        if clock is None:
+            return None
+        return TimeControl(clock.initial * self._factor, clock.increment * self._factor)
+
+    def remaining(self, color: Color) -> float | None:
+        seconds = self._game.remaining(color)
+        return None if seconds is None else seconds * self._factor
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._game, name)

@@ -1,0 +1,103 @@
+"""Players: anything that chooses a move in a game, so that any two can play each other.
+
+A player has a ``name`` and one method, ``choose_move(game)``; it reads the position and the
+clocks from the :class:`~minichess.game.Game` and returns a legal move. The human player is in
+``minichess.cli.play``, the external UCI engine in ``minichess.protocols.uci_client``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol, runtime_checkable
+
+from minichess.board import Board
+from minichess.engine import Engine, Limit
+from minichess.engine.evaluation import W_MATERIAL
+from minichess.engine.weights import variant_weights
+from minichess.game import Game
+from minichess.move import Move
+from minichess.pieces import BLACK, WHITE
+
+
+@runtime_checkable
+class Player(Protocol):
+    """Something that chooses moves."""
+
+    name: str
+
+    def choose_move(self, game: Game) -> Move:
+        """A legal move for the side to move in ``game``."""
+        ...
+
+
+class RandomPlayer:
+    """Plays a uniformly random legal move (reproducible with a ``seed``)."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.name = "random"
+        self._random = random.Random(seed)
+
+    def choose_move(self, game: Game) -> Move:
+        """A random legal move."""
+        return self._random.choice(game.board.legal_moves)
+
+
+class GreedyPlayer:
+    """Plays the move that leaves it the best material balance one ply ahead (by the variant's
+    material weights, so in antichess it gives material away); ties are broken at random."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.name = "greedy"
+        self._random = random.Random(seed)
+
+    def choose_move(self, game: Game) -> Move:
+        """The materially best move, or a random one among equals."""
+        board = game.board.copy()
+        values = variant_weights(board.variant)[W_MATERIAL:W_MATERIAL + 8]
+        scored = []
+        for move in board.legal_moves:
+            board.push(move)
+            outcome = board.outcome()
+            if outcome is not None and outcome.winner is not None:
+                balance = 10**6 if outcome.winner != board.turn else -10**6
+            else:
+                balance = -_material_balance(board, values)
+            board.pop()
+            scored.append((balance, move))
+        best = max(score for score, _ in scored)
+        return self._random.choice([move for score, move in scored if score == best])
+
+
+def _material_balance(board: Board, values) -> int:
+    """Material of the side to move minus the opponent's."""
+    total = 0
+    for sq in board.squares():
+        piece = board.piece_at(sq)
+        if piece is not None:
+            value = int(values[piece.piece_type])
+            total += value if piece.color == board.turn else -value
+    return total
+
+
+class EnginePlayer:
+    """The engine at a ``level``; it uses the game's clocks when there are any, else
+    ``limit`` (by default a tenth of a second per move)."""
+
+    def __init__(self, level: int = 10, limit: Limit | None = None, seed: int | None = None,
+                 hash_mb: int = 16) -> None:
+        self.name = f"level:{level}"
+        self.engine = Engine(level=level, seed=seed, hash_mb=hash_mb)
+        self.limit = limit or Limit(time=0.1)
+
+    def choose_move(self, game: Game) -> Move:
+        """The engine's move within the time the game allows."""
+        limit = self.limit
+        if game.clock is not None:
+            limit = Limit(
+                white_clock=game.remaining(WHITE),
+                black_clock=game.remaining(BLACK),
+                increment=game.clock.increment,
+                depth=self.limit.depth,
+                nodes=self.limit.nodes,
+            )
+        return self.engine.play(game.board, limit).move

@@ -1,0 +1,5 @@
+"""Protocols through which minichess talks to other programs, one module each.
+
+``minichess.protocols.uci`` makes the engine a UCI engine (``minichess uci``), which any program
+speaking UCI with the ``UCI_Variant`` option of Fairy-Stockfish can drive.
+"""

@@ -1,0 +1,286 @@
+"""A Player that drives an external engine process through the UCI protocol.
+
+The engine is started once and kept for many games. For each game the player sends
+``ucinewgame`` and selects the variant with the ``UCI_Variant`` option (by the project's name,
+or its Fairy-Stockfish name or an alias when the engine lists only those); for each move it sends
+``position fen <start> moves ...`` and ``go wtime .. btime .. winc .. binc ..`` from the game's
+clocks (``go movetime`` without clocks) and reads ``bestmove``.
+
+An engine that cannot start, exits, breaks the protocol, answers with an illegal move or does
+not answer in time makes :meth:`UciPlayer.choose_move` raise :class:`UciEngineError`
+(:class:`UciTimeoutError` for the time) with a message naming the engine and what happened;
+the next call starts a fresh process.
+
+For example (``minichess uci`` being the project's own engine)::
+
+    with UciPlayer("minichess uci") as engine:
+        game = Game("minitchess", clock=TimeControl(10, 0.1))
+        engine.new_game(game.variant)
+        game.push(engine.choose_move(game))
+"""
+
+from __future__ import annotations
+
+import queue
+import shlex
+import subprocess
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from types import TracebackType
+from typing import IO
+
+from minichess.errors import MinichessError
+from minichess.game import Game
+from minichess.move import Move
+from minichess.pieces import BLACK, WHITE
+from minichess.variants import VariantDefinition, get_variant
+
+STDERR_LINES_KEPT = 5
+"""Last lines of the engine's standard error quoted when it fails."""
+
+
+class UciEngineError(MinichessError):
+    """The external engine failed: it did not start, exited, broke the protocol or chose an
+    illegal move."""
+
+
+class UciTimeoutError(UciEngineError):
+    """The external engine did not answer in time."""
+
+
+class UciPlayer:
+    """An external UCI engine as a :class:`~minichess.players.Player`.
+
+    ``command`` is the program with its arguments, as a list or as one shell-like string
+    (``"minichess uci"``, ``'"/opt/my engine/run" --fast'``). ``move_time`` is the seconds per
+    move asked for in games without clocks. The engine gets ``startup_timeout`` seconds to
+    start (a cold start may compile code), and ``grace`` seconds beyond its remaining clock for
+    a move before it counts as not answering.
+    """
+
+    def __init__(
+        self,
+        command: str | Sequence[str],
+        name: str | None = None,
+        move_time: float = 0.1,
+        startup_timeout: float = 60.0,
+        grace: float = 1.0,
+    ) -> None:
+        self.command = shlex.split(command) if isinstance(command, str) else list(command)
+        if not self.command:
+            raise UciEngineError("a UCI engine needs a command to start it")
+        self.name = name or f"uci:{shlex.join(self.command)}"
+        self.move_time = move_time
+        self.startup_timeout = startup_timeout
+        self.grace = grace
+        self.engine_name: str | None = None
+        """The name the engine gives itself (``id name``), once started."""
+        self._process: subprocess.Popen[str] | None = None
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._stderr: deque[str] = deque(maxlen=STDERR_LINES_KEPT)
+        self._stderr_reader: threading.Thread | None = None
+        self._offered_variants: list[str] | None = None
+        self._variant: str | None = None
+
+    # --- the Player interface -----------------------------------------------------------------
+
+    def new_game(self, variant: str | VariantDefinition | None = None) -> None:
+        """Start the engine if needed, tell it a new game begins and select ``variant``."""
+        self.start()
+        self._send("ucinewgame")
+        if variant is None:
+            self._synchronize(self.startup_timeout)
+        else:
+            self._select_variant(get_variant(variant))
+
+    def choose_move(self, game: Game) -> Move:
+        """The engine's move for the side to move in ``game``."""
+        self.start()
+        self._select_variant(game.variant)
+        moves = " ".join(move.uci() for move in game.moves)
+        self._send(f"position fen {game.start_fen}" + (f" moves {moves}" if moves else ""))
+        self._send(self._go_command(game))
+        try:
+            answer = self._read_until("bestmove", self._move_timeout(game))
+        except UciTimeoutError:
+            self._abandon_search()
+            raise
+        return self._parse_best_move(game, answer)
+
+    # --- the process ----------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the engine process and wait for ``uciok`` (nothing if it is running)."""
+        if self._process is not None:
+            return
+        try:
+            self._process = subprocess.Popen(
+                self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, text=True, bufsize=1,
+            )
+        except OSError as error:
+            raise UciEngineError(f"cannot start {self.name}: {error.strerror or error}") from None
+        self._lines = queue.Queue()
+        self._stderr.clear()
+        _read_lines_in_background(self._process.stdout, self._lines.put, self._lines.put)
+        self._stderr_reader = _read_lines_in_background(self._process.stderr, self._stderr.append)
+        self._send("uci")
+        self._read_until("uciok", self.startup_timeout, self._read_identity)
+        self._synchronize(self.startup_timeout)
+
+    def close(self) -> None:
+        """Ask the engine to quit, and end its process if it does not."""
+        process, self._process = self._process, None
+        self._variant = None
+        if process is None:
+            return
+        try:
+            process.stdin.write("quit\n")
+            process.stdin.flush()
+            process.wait(timeout=1)
+        except (OSError, subprocess.TimeoutExpired):
+            process.kill()
+            process.wait()
+
+    def __enter__(self) -> UciPlayer:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # --- the protocol ---------------------------------------------------------------------------
+
+    def _send(self, command: str) -> None:
+        try:
+            self._process.stdin.write(command + "\n")
+            self._process.stdin.flush()
+        except OSError:
+            raise self._failure(f"closed its input before {command.split()[0]!r}") from None
+
+    def _read_until(
+        self, keyword: str, timeout: float, on_line: Callable[[str], None] | None = None
+    ) -> str:
+        """The first line starting with ``keyword``; earlier lines go to ``on_line``."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                line = self._lines.get(timeout=max(deadline - time.monotonic(), 0))
+            except queue.Empty:
+                raise UciTimeoutError(
+                    f"{self.name} did not answer {keyword!r} within {timeout:.1f} s"
+                ) from None
+            if line is None:
+                raise self._failure(f"exited while {keyword!r} was awaited")
+            if line.split()[:1] == [keyword]:
+                return line
+            if on_line is not None:
+                on_line(line)
+
+    def _synchronize(self, timeout: float) -> None:
+        self._send("isready")
+        self._read_until("readyok", timeout)
+
+    def _read_identity(self, line: str) -> None:
+        """Note the engine's name and the variants its ``UCI_Variant`` option offers."""
+        words = line.split()
+        if words[:2] == ["id", "name"]:
+            self.engine_name = " ".join(words[2:])
+        elif words[:3] == ["option", "name", "UCI_Variant"]:
+            offered = [words[i + 1] for i, word in enumerate(words[:-1]) if word == "var"]
+            self._offered_variants = offered or None
+
+    def _select_variant(self, variant: VariantDefinition) -> None:
+        if self._variant == variant.name:
+            return
+        self._send(f"setoption name UCI_Variant value {self._engine_variant_name(variant)}")
+        self._synchronize(self.startup_timeout)
+        self._variant = variant.name
+
+    def _engine_variant_name(self, variant: VariantDefinition) -> str:
+        """The name under which the engine offers ``variant`` (the project's name when the
+        engine lists no choices)."""
+        if self._offered_variants is None:
+            return variant.name
+        for name in (variant.name, variant.pyffish_name, *variant.aliases):
+            if name in self._offered_variants:
+                return name
+        raise UciEngineError(
+            f"{self.name} does not play {variant.name}"
+            f" (its UCI_Variant choices: {' '.join(self._offered_variants)})"
+        )
+
+    def _go_command(self, game: Game) -> str:
+        if game.clock is None:
+            return f"go movetime {_milliseconds(self.move_time)}"
+        increment = _milliseconds(game.clock.increment, least=0)
+        return (
+            f"go wtime {_milliseconds(game.remaining(WHITE))}"
+            f" btime {_milliseconds(game.remaining(BLACK))}"
+            f" winc {increment} binc {increment}"
+        )
+
+    def _move_timeout(self, game: Game) -> float:
+        budget = self.move_time if game.clock is None else game.remaining(game.board.turn)
+        return budget + self.grace
+
+    def _abandon_search(self) -> None:
+        """After a timeout: stop the search, or end the process if it does not stop."""
+        try:
+            self._send("stop")
+            self._read_until("bestmove", self.grace)
+        except UciEngineError:
+            self.close()
+
+    def _parse_best_move(self, game: Game, answer: str) -> Move:
+        words = answer.split()
+        if len(words) < 2 or words[1] in ("(none)", "0000"):
+            raise UciEngineError(f"{self.name} found no move in {game.board.fen()}: {answer!r}")
+        try:
+            return game.board.parse_uci(words[1])
+        except MinichessError as error:
+            raise UciEngineError(
+                f"{self.name} chose {words[1]!r}, which is not a legal move here: {error}"
+            ) from None
+
+    def _failure(self, what: str) -> UciEngineError:
+        """The error for an engine that stopped working; forgets the process."""
+        process, self._process = self._process, None
+        self._variant = None
+        try:
+            status = process.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            status = process.wait()
+        self._stderr_reader.join(timeout=1)
+        output = " | ".join(self._stderr)
+        return UciEngineError(
+            f"{self.name} {what} (exit status {status})" + (f": {output}" if output else "")
+        )
+
+
+def _read_lines_in_background(
+    stream: IO[str], take: Callable[[str], None], end: Callable[[None], None] | None = None
+) -> threading.Thread:
+    """Pass each line of ``stream`` to ``take`` from a daemon thread, and None to ``end`` when
+    the stream ends; return the thread."""
+
+    def pump() -> None:
+        for line in stream:
+            take(line.rstrip("\r\n"))
+        if end is not None:
+            end(None)
+
+    thread = threading.Thread(target=pump, daemon=True)
+    thread.start()
+    return thread
+
+
+def _milliseconds(seconds: float, least: int = 1) -> int:
+    return max(round(seconds * 1000), least)

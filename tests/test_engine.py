@@ -1,0 +1,146 @@
+"""The engine: forced wins found (checked by brute force), legal moves, limits and levels."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from solver import forced_win_plies, move_wins
+
+from minichess import Board, MinichessError
+from minichess.engine import Engine, Limit, time_budget
+from minichess.game import Game, TimeControl
+from minichess.players import EnginePlayer, GreedyPlayer
+
+# Positions from random playouts where the side to move wins by force: (variant, FEN, plies).
+FORCED_WINS = [
+    ("minitchess", "1qr2/p1pbp/1p1k1/PP1KP/2P1Q/1RB2 b - - 0 11", 1),
+    ("minitchess", "k1qbr/1ppP1/p4/N3p/PPPBP/2RQK w - - 0 9", 3),
+    ("minichess-classic", "kqr2/1Q3/p2pb/Pn2P/2p2/RNBK1 w - - 1 13", 1),
+    ("minichess-classic", "2br1/P1k2/4R/1P1Qp/3PP/2B1K w - - 1 25", 3),
+    ("antichess", "8/8/8/1p6/7P/2Q1P3/8/RN5R b - - 0 28", 2),  # b4, Qxb4 forced: no black piece
+    ("chess36", "rbk2r/1p4/B3pp/q1pPPP/PPPN2/RK3R[Qn] b - - 0 12", 1),
+    ("chess36", "rbk1nr/p1p3/2PpPq/1Pp3/P1Q1pP/RK3R[BN] b - - 1 13", 3),
+    ("csc111", "2kr/r1Pp/1K1P/3R w - - 1 7", 1),
+    ("csc111", "1R2/4/K1k1/2pR w - - 1 16", 3),
+    ("gardner", "2k2/p1P1p/b2pP/5/1q1RK b - - 2 19", 1),
+    ("gardner", "5/1Qp1k/PPK1P/5/R4 w - - 5 21", 3),
+    ("losalamos", "2rk2/1pqpr1/P2Ppp/n2P2/2N1PP/RNK2R b - - 0 13", 1),
+    ("losalamos", "1N2kr/6/1P3p/Qp3P/P2Pn1/3RKR w - - 0 21", 3),
+]
+
+
+@pytest.fixture(scope="module")
+def engine() -> Engine:
+    return Engine(seed=1)
+
+
+@pytest.mark.parametrize(("variant", "fen", "plies"), FORCED_WINS)
+def test_engine_finds_the_forced_win_the_brute_force_solver_finds(engine, variant, fen, plies):
+    board = Board(variant, fen)
+    assert forced_win_plies(board, plies) == plies  # the position is what it claims to be
+    info = engine.analyse(board, Limit(depth=plies + 2))
+    assert info.score is None
+    assert info.mate == (plies + 1) // 2
+    assert move_wins(board, info.pv[0], plies)
+
+
+def test_csc111_start_is_a_white_win_found_within_seven_plies(engine):
+    info = engine.analyse(Board("csc111"), Limit(depth=7))
+    assert info.mate == 4  # White's 4th move wins: 7 plies
+
+
+def test_the_losing_side_sees_its_loss_as_negative_mate(engine):
+    board = Board("minitchess", "k1qbr/1ppP1/p4/N3p/PPPBP/2RQK w - - 0 9")
+    board.push(engine.play(board, Limit(depth=5)).move)  # White wins on its next move
+    info = engine.analyse(board, Limit(depth=4))
+    assert info.mate == -1
+
+
+@pytest.mark.parametrize(
+    "variant", ["minitchess", "minichess-classic", "antichess", "chess36", "csc111", "gardner"]
+)
+def test_engine_plays_only_legal_moves_to_the_end_of_a_game(variant):
+    game = Game(variant)
+    players = [EnginePlayer(level=4, limit=Limit(depth=3), seed=2), GreedyPlayer(seed=3)]
+    while not game.is_game_over() and len(game.moves) < 120:
+        move = players[len(game.moves) % 2].choose_move(game)
+        assert move in game.board.legal_moves
+        game.push(move, seconds=0)
+
+
+def test_a_move_time_is_respected(engine):
+    start = time.perf_counter()
+    result = engine.play(Board("chess36"), Limit(time=0.3))
+    assert time.perf_counter() - start < 0.3 + 0.15
+    assert result.move in Board("chess36").legal_moves
+
+
+def test_a_short_clock_gives_a_quick_move(engine):
+    start = time.perf_counter()
+    engine.play(Board("minitchess"), Limit(white_clock=0.5, black_clock=0.5))
+    assert time.perf_counter() - start < 0.25
+
+
+def test_the_engine_never_loses_on_time_in_a_fast_game():
+    game = Game("minitchess", clock=TimeControl(2.0, 0.02))
+    players = [EnginePlayer(level=10, seed=1), EnginePlayer(level=10, seed=2)]
+    while not game.is_game_over():
+        game.push(players[len(game.moves) % 2].choose_move(game))  # the wall time is charged
+    assert game.outcome().termination.name != "TIME_FORFEIT"
+
+
+@pytest.mark.parametrize("clock", [0.05, 1.0, 60.0, 600.0])
+def test_the_time_budget_stays_inside_the_clock(clock):
+    board = Board("minitchess")
+    soft, hard = time_budget(board, Limit(white_clock=clock, black_clock=clock), 0.05)
+    assert 0 < soft <= hard < clock
+
+
+def test_a_node_limit_stops_the_search(engine):
+    info = engine.analyse(Board("gardner"), Limit(nodes=20_000))
+    assert info.nodes <= 20_000 + 1024
+
+
+def test_stop_ends_an_unlimited_search_from_another_thread():
+    engine = Engine(seed=1)
+    threading.Timer(0.3, engine.stop).start()
+    start = time.perf_counter()
+    info = engine.analyse(Board("losalamos"), Limit())
+    assert time.perf_counter() - start < 1.0
+    assert info.pv[0] in Board("losalamos").legal_moves
+
+
+def test_a_fixed_seed_makes_a_weak_level_reproducible():
+    def moves_of(seed: int) -> list[str]:
+        engine, board, played = Engine(level=2, seed=seed), Board("minitchess"), []
+        for _ in range(8):
+            move = engine.play(board, Limit(depth=2)).move
+            board.push(move)
+            played.append(move.uci())
+        return played
+
+    assert moves_of(5) == moves_of(5)
+
+
+def test_each_completed_depth_is_reported_with_a_legal_principal_variation(engine):
+    board = Board("chess36")
+    infos = []
+    engine.analyse(board, Limit(depth=5), on_info=infos.append)
+    assert [info.depth for info in infos] == [1, 2, 3, 4, 5]
+    for info in infos:
+        replay = board.copy()
+        for move in info.pv:
+            replay.push(move)
+
+
+def test_searching_a_finished_game_is_an_error(engine):
+    board = Board("minitchess", "1qr2/p1pbp/1p1K1/PP2P/2P1Q/1RB2 b - - 0 11")  # king taken
+    with pytest.raises(MinichessError, match="game is over"):
+        engine.play(board, Limit(depth=1))
+
+
+def test_levels_outside_one_to_ten_are_refused():
+    with pytest.raises(MinichessError):
+        Engine(level=11)
