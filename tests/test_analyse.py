@@ -10,6 +10,7 @@ import json
 import signal
 import subprocess
 import sys
+import threading
 
 import pytest
 
@@ -117,13 +118,16 @@ def test_ctrl_c_stops_after_printing_what_was_found():
          "--time", "60", "--json"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
+    watchdog = threading.Timer(60, program.kill)
+    watchdog.start()
     try:
-        assert program.stdout is not None
+        assert program.stdout is not None and program.stderr is not None
         first = json.loads(program.stdout.readline())
         program.send_signal(signal.SIGINT)
-        out, err = program.communicate(timeout=20)
+        out, err = program.stdout.read(), program.stderr.read()
+        program.wait()
     finally:
-        program.kill()
+        watchdog.cancel()
     assert (program.returncode, err) == (0, "")
     records = [first, *(json.loads(line) for line in out.splitlines())]
     assert [record["depth"] for record in records] == list(range(1, len(records) + 1))

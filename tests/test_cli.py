@@ -17,7 +17,7 @@ import pytest
 import minichess
 from minichess.board import Board
 from minichess.cli import perft
-from minichess.cli.main import main
+from minichess.cli.main import COMMANDS, main
 from minichess.variants import VARIANTS
 
 MASSEY_STATE = "20 B\nk.K..\nrpP..\npP...\nP....\n.....\n.....\n"
@@ -37,7 +37,10 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 # --- help and version ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("command", [[], ["perft"], ["moves"], ["show"], ["variants"]])
+COMMAND_NAMES = [module.__name__.rsplit(".", 1)[1] for module in COMMANDS]
+
+
+@pytest.mark.parametrize("command", [[], *([name] for name in COMMAND_NAMES)])
 def test_every_command_has_help(capsys, command):
     status, out, _ = run(capsys, *command, "--help")
     assert status == 0
@@ -46,7 +49,7 @@ def test_every_command_has_help(capsys, command):
 
 def test_top_level_help_lists_the_commands(capsys):
     _, out, _ = run(capsys, "--help")
-    for command in ("perft", "moves", "show", "variants"):
+    for command in COMMAND_NAMES:
         assert command in out
 
 

@@ -6,12 +6,12 @@ import threading
 import time
 
 import pytest
-from solver import forced_win_plies, move_wins
 
 from minichess import Board, MinichessError
 from minichess.engine import Engine, Limit, time_budget
 from minichess.game import Game, TimeControl
 from minichess.players import EnginePlayer, GreedyPlayer
+from solver import forced_win_plies, move_wins
 
 # Positions from random playouts where the side to move wins by force: (variant, FEN, plies).
 FORCED_WINS = [

@@ -20,6 +20,7 @@ from minichess.pieces import (
     BLACK,
     FILE_NAMES,
     KING,
+    PIECE_NAMES,
     WHITE,
     Color,
     Piece,
@@ -301,7 +302,7 @@ class Board:
         targets = sorted(m.uci() for m in self.legal_moves if m.from_square == move.from_square)
         if not targets:
             where = square_name(move.from_square)
-            return f"{text}: the {piece.symbol()} on {where} has no legal move"
+            return f"{text}: the {PIECE_NAMES[piece.piece_type]} on {where} has no legal move"
         return f"{text} is illegal; legal moves of that piece: {', '.join(targets)}"
 
     # --- game end -----------------------------------------------------------------------------

@@ -6,15 +6,12 @@ import argparse
 import sys
 
 from rich.console import Console
-from rich.text import Text
 
 from minichess.board import Board
 from minichess.cli.arguments import add_position_arguments, board_from_args
-from minichess.pieces import BLACK, COLOR_NAMES, FILE_NAMES, WHITE, Color, Piece, square
+from minichess.cli.terminal_ui import board_text
+from minichess.pieces import BLACK, COLOR_NAMES, FILE_NAMES, WHITE, Color, Piece
 from minichess.variants import Royalty
-
-LIGHT_SQUARE = "#f0d9b5"
-DARK_SQUARE = "#b58863"
 
 
 def register(commands: argparse._SubParsersAction) -> None:
@@ -39,7 +36,7 @@ def run(args: argparse.Namespace) -> None:
         print("\n".join(describe(board)))
         return
     console = Console(highlight=False)
-    console.print(rich_board(board))
+    console.print(board_text(board))
     console.print()
     for line in describe(board):
         console.print(line, markup=False)
@@ -50,21 +47,6 @@ def ascii_board(board: Board) -> str:
     rows = str(board).splitlines()
     ranked = [f"{board.variant.ranks - i} {row}" for i, row in enumerate(rows)]
     return "\n".join([*ranked, "  " + " ".join(FILE_NAMES[: board.variant.files])])
-
-
-def rich_board(board: Board) -> Text:
-    """The board with chess figurines on coloured squares, rank numbers and file letters."""
-    text = Text()
-    for rank in reversed(range(board.variant.ranks)):
-        text.append(f"{rank + 1} ", style="bold")
-        for file in range(board.variant.files):
-            piece = board.piece_at(square(file, rank))
-            shade = LIGHT_SQUARE if (file + rank) % 2 else DARK_SQUARE
-            text.append(f" {piece.unicode_symbol() if piece else ' '} ", style=f"black on {shade}")
-        text.append("\n")
-    text.append("  " + "".join(f" {name} " for name in FILE_NAMES[: board.variant.files]),
-                style="bold")
-    return text
 
 
 def describe(board: Board) -> list[str]:

@@ -15,7 +15,6 @@ from rich.table import Table
 from rich.text import Text
 
 from minichess.board import Board
-from minichess.cli.show import DARK_SQUARE, LIGHT_SQUARE
 from minichess.engine import PlayResult
 from minichess.errors import MinichessError
 from minichess.game import Game
@@ -36,6 +35,9 @@ from minichess.pieces import (
     square_name,
 )
 from minichess.variants import Royalty
+
+LIGHT_SQUARE = "#f0d9b5"
+DARK_SQUARE = "#b58863"
 
 LAST_MOVE_LIGHT = "#cdd26a"
 LAST_MOVE_DARK = "#aaa23a"

@@ -59,7 +59,8 @@ def evaluate(pos, tab, weights, features, record):
                 if piece_type == PAWN:
                     continue
                 moves = move_set(tab, piece_type, sq, occ)
-                reach = (piece_attacks(tab, moves, sq, occ) & ~own) | (tab[QUIET + moves, sq] & ~occ)
+                reach = piece_attacks(tab, moves, sq, occ) & ~own
+                reach |= tab[QUIET + moves, sq] & ~occ
                 mobility = popcount(reach)
                 score += sign * mobility * weights[W_MOBILITY + piece_type]
                 if record:

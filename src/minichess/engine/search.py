@@ -154,7 +154,8 @@ def no_moves_score(pos, tab, ply, checked):
 def has_pieces(pos):
     """Whether the side to move has a piece other than pawns and king (null move is safer)."""
     base = BB + pos[STM] * 8
-    return 1 if pos[base + KNIGHT] | pos[base + BISHOP] | pos[base + ROOK] | pos[base + QUEEN] else 0
+    pieces = pos[base + KNIGHT] | pos[base + BISHOP] | pos[base + ROOK] | pos[base + QUEEN]
+    return 1 if pieces != 0 else 0
 
 
 @kernel(INT(POSITION, INT))
@@ -304,7 +305,8 @@ def search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, killers, histor
                     ):
                         ret = stored
                         returning = True
-            if not returning and f[F_QUIESCENCE] != 0 and -f[F_DEPTH] >= control[C_QUIESCENCE_PLIES]:
+            quiescence = f[F_QUIESCENCE] != 0
+            if not returning and quiescence and -f[F_DEPTH] >= control[C_QUIESCENCE_PLIES]:
                 ret = static_eval(pos, tab, weights, scratch, control)
                 returning = True
             if not returning and f[F_QUIESCENCE] != 0:
