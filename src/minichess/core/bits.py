@@ -32,6 +32,13 @@ def _py_pext(x: int, mask: int) -> int:
 
 
 if config.DISABLE_JIT:
+    import warnings
+
+    # Bitboards wrap around bit 63 on purpose (h8 is the sign bit); compiled code wraps
+    # silently, and so should the interpreted kernels.
+    warnings.filterwarnings(
+        "ignore", "overflow encountered", RuntimeWarning, module=r"minichess\."
+    )
 
     def popcount(x: int) -> int:
         """Number of set bits."""

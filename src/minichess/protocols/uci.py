@@ -147,7 +147,7 @@ def info_line(info: Info) -> str:
 
 
 class SearchThread:
-    """One engine search in a background thread.
+    """One engine search in a background thread (the UCI engine's, and ``minichess analyse``'s).
 
     ``on_info`` gets each completed depth and ``on_end`` the finished search (both are called
     in the search thread). With ``until_stopped`` a search that ends by itself (say on finding a

@@ -1,0 +1,31 @@
+"""The compiled kernels also run as plain Python (NUMBA_DISABLE_JIT=1), for debugging."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from minichess import VARIANTS, Board
+
+SCRIPT = """
+import json
+from minichess import Board, VARIANTS
+from minichess.engine import Engine, Limit
+counts = {v: [Board(v).perft(d) for d in (1, 2, 3)] for v in VARIANTS}
+move = Engine(seed=1).play(Board("chess36"), Limit(depth=2)).move.uci()
+print(json.dumps({"counts": counts, "move": move}))
+"""
+
+
+def test_interpreted_kernels_agree_with_the_compiled_ones():
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    run = subprocess.run(
+        [sys.executable, "-W", "error", "-c", SCRIPT],
+        env=env, capture_output=True, text=True, check=True, timeout=300,
+    )
+    result = json.loads(run.stdout)
+    for variant in VARIANTS:
+        assert result["counts"][variant] == [Board(variant).perft(d) for d in (1, 2, 3)]
+    assert result["move"] in {m.uci() for m in Board("chess36").legal_moves}
