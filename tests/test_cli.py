@@ -207,7 +207,7 @@ def test_show_gives_reserves_and_check_in_chess36(capsys):
 
 def test_show_says_how_a_finished_game_ended(capsys):
     _, out, _ = run(capsys, "show", "--fen", FINISHED)
-    assert "Game over: Black wins by king captured (0-1)" in out
+    assert "Game over: Black wins by king capture (0-1)" in out
 
 
 def test_show_reads_massey_state(capsys, monkeypatch):

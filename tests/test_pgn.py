@@ -108,7 +108,7 @@ def test_tags_of_a_finished_game():
     assert write_pgn(game) == (
         '[Event "?"]\n[Site "?"]\n[Date "????.??.??"]\n[Round "?"]\n[White "Alice"]\n'
         '[Black "Bob"]\n[Result "1-0"]\n[Variant "minitchess"]\n[SetUp "1"]\n'
-        '[FEN "k4/5/5/5/5/R3K w - - 0 1"]\n[Termination "king captured"]\n[Annotator "me"]\n'
+        '[FEN "k4/5/5/5/5/R3K w - - 0 1"]\n[Termination "king capture"]\n[Annotator "me"]\n'
         "\n1. Rxa6 1-0\n"
     )
 

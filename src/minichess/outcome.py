@@ -12,7 +12,7 @@ from minichess.pieces import WHITE, Color
 class Termination(Enum):
     """Why a game ended."""
 
-    KING_CAPTURED = "king captured"
+    KING_CAPTURED = "king capture"
     CHECKMATE = "checkmate"
     STALEMATE = "stalemate"
     NO_LEGAL_MOVES = "no legal move"

@@ -9,7 +9,12 @@ import signal
 from collections.abc import Iterator
 
 from minichess.board import Board
-from minichess.cli.arguments import add_position_arguments, board_from_args
+from minichess.cli.arguments import (
+    add_position_arguments,
+    board_from_args,
+    positive_int,
+    positive_seconds,
+)
 from minichess.engine import LEVELS, Engine, Info, Limit
 from minichess.move import Move
 from minichess.protocols.uci import SearchThread
@@ -43,24 +48,6 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--json", action="store_true",
                         help="one JSON object per depth (its pv always in uci)")
     parser.set_defaults(handler=run)
-
-
-def positive_int(text: str) -> int:
-    """An argparse type: a whole number >= 1."""
-    if not text.isdecimal() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, not {text!r}")
-    return int(text)
-
-
-def positive_seconds(text: str) -> float:
-    """An argparse type: a number of seconds > 0."""
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = 0.0
-    if not 0 < seconds < float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, not {text!r}")
-    return seconds
 
 
 def run(args: argparse.Namespace) -> None:

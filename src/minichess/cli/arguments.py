@@ -26,9 +26,27 @@ class CommandParser(argparse.ArgumentParser):
 
 def non_negative_int(text: str) -> int:
     """An argparse type: a whole number >= 0."""
-    if not text.isdigit():
+    if not text.isdecimal():
         raise argparse.ArgumentTypeError(f"expected a whole number >= 0, not {text!r}")
     return int(text)
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number >= 1."""
+    if not text.isdecimal() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, not {text!r}")
+    return int(text)
+
+
+def positive_seconds(text: str) -> float:
+    """An argparse type: a number of seconds > 0."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = 0.0
+    if not 0 < seconds < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, not {text!r}")
+    return seconds
 
 
 def add_position_arguments(parser: argparse.ArgumentParser) -> None:

@@ -270,8 +270,8 @@ class Engine:
                     return
                 if budget is not None and elapsed >= budget[0]:
                     return
-                if info.mate is not None and depth >= 2 * abs(info.mate) + 2:
-                    return
+                if budget is not None and info.mate is not None and depth >= 2 * abs(info.mate) + 2:
+                    return  # under a clock, a proven result needs no deeper look
         finally:
             if timer is not None:
                 timer.cancel()

@@ -1,0 +1,139 @@
+"""Tune a variant's evaluation weights on self-play games (Texel's method).
+
+The evaluation is linear in its weights, so tuning is a logistic regression: the engine plays
+itself from varied openings, the positions met (quiet ones: the move played from them is no
+capture) are recorded as feature vectors with the game's result, and the weights are fitted so
+that ``sigmoid(score)`` predicts the result. Rounds repeat with the new weights.
+
+    python -m minichess.engine.tuning --variant minitchess --games 400 --depth 4 --rounds 2
+
+writes ``src/minichess/engine/weights/<variant>.json``, which the engine then uses.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from scipy.optimize import minimize
+
+from minichess.board import Board
+from minichess.engine.engine import Engine, Limit
+from minichess.engine.evaluation import WEIGHT_COUNT, evaluate
+from minichess.engine.weights import WEIGHTS_DIR, starting_weights, variant_weights
+from minichess.pieces import WHITE
+from minichess.variants import VariantDefinition, get_variant
+
+SCALE = math.log(10) / 400  # a score of 400 centipawns: 10 to 1 odds
+REGULARISATION = 2e-5
+MAX_PLIES = 300
+
+
+@dataclass
+class Samples:
+    """Feature vectors (White's minus Black's) and results for White (1, 0.5, 0)."""
+
+    features: np.ndarray
+    results: np.ndarray
+
+
+def features_of(board: Board, weights: np.ndarray) -> np.ndarray:
+    """The feature vector of the board's position."""
+    features = np.zeros(WEIGHT_COUNT, dtype=np.float64)
+    evaluate(board._pos, board._tables, weights, features, True)
+    return features
+
+
+def self_play(variant: VariantDefinition, weights: np.ndarray, games: int, depth: int,
+              seed: int) -> Samples:
+    """Play ``games`` games of the engine against itself and collect samples."""
+    rows, results = [], []
+    rng = random.Random(seed)
+    engine = Engine(level=10, seed=seed)
+    engine._weights[variant.name] = weights
+    for _ in range(games):
+        board = Board(variant)
+        for _ in range(rng.randrange(2, 7)):  # a varied opening
+            if board.legal_moves:
+                board.push(rng.choice(board.legal_moves))
+        engine.new_game()
+        recorded = []
+        while not board.is_game_over() and len(board.move_stack) < MAX_PLIES:
+            move = engine.play(board, Limit(depth=depth)).move
+            if board.piece_at(move.to_square) is None or move.drop:
+                recorded.append(features_of(board, weights))
+            board.push(move)
+        outcome = board.outcome()
+        if outcome is None:
+            continue  # too long to tell
+        result = 0.5 if outcome.winner is None else float(outcome.winner == WHITE)
+        rows.extend(recorded)
+        results.extend([result] * len(recorded))
+    return Samples(np.array(rows), np.array(results))
+
+
+def fit(samples: Samples, start: np.ndarray, prior: np.ndarray) -> tuple[np.ndarray, float]:
+    """Weights minimising the mean squared error of the predicted results, kept near
+    ``prior`` where the data say little; returns them rounded, with the final loss."""
+    x, y = samples.features, samples.results
+    used = np.abs(x).sum(axis=0) > 0
+
+    def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
+        p = 1 / (1 + np.exp(-SCALE * (x @ w)))
+        error = p - y
+        gradient = 2 * SCALE * (x.T @ (error * p * (1 - p))) / len(y)
+        penalty = w - prior
+        value = float(np.mean(error**2) + REGULARISATION * np.sum(penalty**2))
+        return value, gradient + 2 * REGULARISATION * penalty
+
+    result = minimize(loss, start.astype(np.float64), jac=True, method="L-BFGS-B",
+                      options={"maxiter": 500})
+    weights = np.where(used, np.round(result.x), prior).astype(np.int64)
+    return weights, float(result.fun)
+
+
+def tune(variant_name: str, games: int, depth: int, rounds: int, seed: int) -> dict:
+    """Tune a variant's weights in ``rounds`` rounds of self-play and fitting; save them."""
+    variant = get_variant(variant_name)
+    prior = starting_weights(variant).astype(np.float64)
+    weights = variant_weights(variant)
+    report = {"variant": variant.name, "rounds": []}
+    for round_number in range(rounds):
+        started = time.perf_counter()
+        samples = self_play(variant, weights, games, depth, seed + round_number)
+        weights, loss = fit(samples, weights, prior)
+        report["rounds"].append({"positions": len(samples.results), "loss": round(loss, 5),
+                                 "seconds": round(time.perf_counter() - started, 1)})
+        print(json.dumps(report["rounds"][-1]), flush=True)
+    save(variant, weights, {"games_per_round": games, "depth": depth, **report})
+    return report
+
+
+def save(variant: VariantDefinition, weights: np.ndarray, about: dict) -> Path:
+    """Write tuned weights where the engine finds them."""
+    WEIGHTS_DIR.mkdir(exist_ok=True)
+    path = WEIGHTS_DIR / f"{variant.name}.json"
+    path.write_text(json.dumps({"about": about, "weights": [int(w) for w in weights]}) + "\n")
+    return path
+
+
+def main() -> None:
+    """Command line: tune one variant."""
+    parser = argparse.ArgumentParser(description="Tune evaluation weights by self-play.")
+    parser.add_argument("--variant", required=True)
+    parser.add_argument("--games", type=int, default=400, help="self-play games per round")
+    parser.add_argument("--depth", type=int, default=4, help="search depth of the games")
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    tune(args.variant, args.games, args.depth, args.rounds, args.seed)
+
+
+if __name__ == "__main__":
+    main()

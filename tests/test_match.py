@@ -1,0 +1,251 @@
+"""Matches between players: ``play_match`` in Python and ``minichess match`` on the command line.
+
+Games run in worker processes, so each match here costs a few seconds of start-up: the tests
+share a few short matches between ``random`` and ``greedy`` (fast players) on short clocks.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from minichess.cli.main import main
+from minichess.game import Game, TimeControl
+from minichess.match import (
+    PlayerSpec,
+    PlayerSpecError,
+    balanced_openings,
+    parse_player,
+    play_match,
+)
+from minichess.notation.pgn import read_pgn, read_pgn_file
+from minichess.protocols.uci_client import UciEngineError, UciPlayer, UciTimeoutError
+
+PROJECT_ENGINE = f"uci:{shlex.quote(sys.executable)} -m minichess.cli.main uci"
+"""The project's own UCI engine (``minichess uci``) as a player spec."""
+
+FAKE_ENGINE = textwrap.dedent('''\
+    """A stand-in UCI engine: its behaviour on 'go' is chosen by its argument."""
+    import sys
+
+    behaviour = sys.argv[1]
+    for line in sys.stdin:
+        command = line.split()[:1]
+        if command == ["uci"]:
+            print("id name fake", "option name UCI_Variant type combo default minitchess"
+                  " var minitchess var csc111", "uciok", sep="\\n", flush=True)
+        elif command == ["isready"]:
+            print("readyok", flush=True)
+        elif command == ["go"] and behaviour == "crash":
+            sys.exit("out of memory")
+        elif command == ["go"] and behaviour == "illegal":
+            print("bestmove a1a6", flush=True)
+        elif command == ["quit"]:
+            break
+''')
+
+
+@pytest.fixture(scope="module")
+def fake_engine(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The command of the stand-in engine, to be followed by crash, illegal or hang."""
+    script = tmp_path_factory.mktemp("engine") / "fake_engine.py"
+    script.write_text(FAKE_ENGINE)
+    return f"{shlex.quote(sys.executable)} {shlex.quote(str(script))}"
+
+
+@pytest.fixture(scope="module")
+def match():
+    """Four games, greedy against random, with the reports seen through ``on_game``."""
+    seen = []
+    result = play_match(["greedy", "random"], "minitchess", games=4, time_control="5+0.1",
+                        concurrency=2, seed=7, on_game=lambda game, so_far: seen.append(
+                            (game.round, so_far.games_played)))
+    return result, seen
+
+
+# --- player specs -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "spec"),
+    [
+        ("level:7", PlayerSpec("level", "7")),
+        ("random", PlayerSpec("random")),
+        ("greedy", PlayerSpec("greedy")),
+        ("level:10,time=0.5", PlayerSpec("level", "10", 0.5)),
+        (f"uci:{sys.executable} -m minichess.cli.main uci",
+         PlayerSpec("uci", f"{shlex.quote(sys.executable)} -m minichess.cli.main uci")),
+    ],
+)
+def test_player_specs(text, spec):
+    assert parse_player(text) == spec
+
+
+@pytest.mark.parametrize(
+    ("text", "complaint"),
+    [
+        ("stockfish", "expected level:N"),
+        ("level:0", "level must be 1..10"),
+        ("level:x", "level must be 1..10"),
+        ("random:3", "takes no argument"),
+        ("uci:", "expected level:N"),
+        ("uci:/no/such/engine", "no program '/no/such/engine'"),
+        ("uci:'unclosed", "No closing quotation"),
+        ("level:5,time=1.5", "at most 1"),
+    ],
+)
+def test_bad_player_specs_say_what_is_wrong(text, complaint):
+    with pytest.raises(PlayerSpecError, match=complaint):
+        parse_player(text)
+
+
+# --- openings -----------------------------------------------------------------------------------
+
+
+def test_openings_are_balanced_different_and_the_same_for_a_seed():
+    openings = balanced_openings("minitchess", 6, seed=3)
+    assert openings == balanced_openings("minitchess", 6, seed=3)
+    assert openings != balanced_openings("minitchess", 6, seed=4)
+    assert len({opening.fen for opening in openings}) == 6
+    for opening in openings:
+        assert 2 <= len(opening.moves) <= 4 and abs(opening.score) <= 50
+        game = Game("minitchess")
+        for move in opening.moves:
+            game.push(move)
+        assert game.board.fen() == opening.fen
+
+
+# --- play_match ---------------------------------------------------------------------------------
+
+
+def test_a_match_counts_the_first_players_results(match):
+    result, _ = match
+    assert result.games_played == 4
+    assert result.wins + result.draws + result.losses == 4
+    assert result.score == (result.wins + result.draws / 2) / 4
+    assert result.players == ("greedy", "random")
+    assert sum(result.terminations.values()) == 4
+
+
+def test_colours_alternate_and_each_pair_shares_an_opening(match):
+    result, _ = match
+    games = result.games
+    assert [game.round for game in games] == [1, 2, 3, 4]
+    assert [game.white for game in games] == ["greedy", "random", "greedy", "random"]
+    fens = [read_pgn(game.pgn)[0].start_fen for game in games]
+    assert fens[0] == fens[1] != fens[2] == fens[3]
+
+
+def test_on_game_sees_every_game_with_the_result_so_far(match):
+    _, seen = match
+    assert sorted(round_ for round_, _ in seen) == [1, 2, 3, 4]
+    assert [played for _, played in seen] == [1, 2, 3, 4]
+
+
+def test_the_json_result_is_plain_data(match):
+    result, _ = match
+    data = json.loads(json.dumps(result.to_dict()))
+    assert data["games"] == 4 and data["score"] == result.score
+    assert data["elo"] == (None if result.elo.elo is None else round(result.elo.elo, 1))
+
+
+def test_bad_match_arguments_are_errors():
+    with pytest.raises(PlayerSpecError):
+        play_match(["random", "nobody"])
+    with pytest.raises(ValueError, match="two players"):
+        play_match(["random"])
+    with pytest.raises(ValueError, match="at least one game"):
+        play_match(["random", "greedy"], games=0)
+
+
+# --- the command line ---------------------------------------------------------------------------
+
+
+def test_match_command_json_and_pgn(capsys, tmp_path):
+    pgn = tmp_path / "games.pgn"
+    status = main(["match", "random", "greedy", "--variant", "csc111", "--games", "4",
+                   "--time", "5+0.1", "--concurrency", "2", "--seed", "1", "--json",
+                   "--pgn", str(pgn)])
+    out, _ = capsys.readouterr()
+    assert status == 0
+    report = json.loads(out)
+    assert report["games"] == 4
+    assert report["wins"] + report["draws"] + report["losses"] == 4
+    assert {"score", "elo", "elo_error", "terminations"} <= report.keys()
+    games = read_pgn_file(pgn)
+    assert [game.headers["Round"] for game in games] == ["1", "2", "3", "4"]
+    for game in games:
+        assert game.variant.name == "csc111"
+        assert game.clock == TimeControl(5, 0.1)
+        assert game.is_game_over()
+        assert {"White", "Black", "Event", "Result", "FEN", "Termination"} <= game.headers.keys()
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["level:11", "random"],
+        ["random", "uci:/no/such/engine"],
+        ["random"],
+        ["random", "greedy", "--games", "0"],
+        ["random", "greedy", "--time", "fast"],
+        ["random", "greedy", "--variant", "checkers"],
+    ],
+)
+def test_match_command_rejects_bad_input_with_status_2(capsys, arguments):
+    status = main(["match", *arguments])
+    _, err = capsys.readouterr()
+    assert status == 2
+    assert err.startswith("minichess: error: ")
+
+
+# --- external UCI engines -----------------------------------------------------------------------
+
+
+@pytest.mark.skipif(
+    not (Path(__file__).parents[1] / "src/minichess/protocols/uci.py").exists(),
+    reason="the project's UCI engine (minichess.protocols.uci) does not exist yet",
+)
+def test_a_match_against_the_projects_own_uci_engine():
+    result = play_match([PROJECT_ENGINE, "random"], "csc111", games=2, time_control="5+0.1",
+                        concurrency=2, seed=2)
+    assert result.failures == []
+    assert result.players[0] == PROJECT_ENGINE
+    assert result.score >= 0.5
+
+
+def test_an_engine_that_crashes_loses_with_a_clear_message(fake_engine):
+    result = play_match([f"uci:{fake_engine} crash", "random"], "minitchess", games=2,
+                        time_control="5+0.1", concurrency=2)
+    assert (result.wins, result.losses) == (0, 2)
+    for game in result.failures:
+        assert "exited while 'bestmove' was awaited (exit status 1): out of memory" in game.failure
+        assert "[Forfeit " in game.pgn
+
+
+@pytest.mark.parametrize(
+    ("behaviour", "error", "message"),
+    [
+        ("crash", UciEngineError, "exited .* out of memory"),
+        ("illegal", UciEngineError, "chose 'a1a6', which is not a legal move"),
+        ("hang", UciTimeoutError, "did not answer 'bestmove' within"),
+    ],
+)
+def test_uci_player_failures(fake_engine, behaviour, error, message):
+    game = Game("minitchess", clock=TimeControl(0.3))
+    with UciPlayer(f"{fake_engine} {behaviour}", grace=0.2) as engine:
+        engine.new_game(game.variant)
+        with pytest.raises(error, match=message):
+            engine.choose_move(game)
+
+
+def test_uci_player_refuses_a_variant_the_engine_does_not_offer(fake_engine):
+    with UciPlayer(f"{fake_engine} hang") as engine, pytest.raises(
+        UciEngineError, match=r"does not play chess36 \(its UCI_Variant choices: minitchess"
+    ):
+        engine.new_game("chess36")
