@@ -53,7 +53,6 @@ def measure(variant: str, pairing: Pairing, args: argparse.Namespace) -> dict:
     result = play_match([pairing.first, pairing.second], variant, args.games, args.time,
                         args.concurrency, args.seed)
     row = result.to_dict()
-    del row["failures"], row["terminations"]
     row["expected"] = pairing.expected
     row["met"] = result.score >= pairing.expected
     row["seconds"] = round(time.perf_counter() - started, 1)
@@ -69,9 +68,12 @@ def format_row(row: dict) -> str:
         error = "inf" if row["elo_error"] is None else f"{row['elo_error']:.0f}"
         elo = f"{row['elo']:+.0f} +- {error}"
     verdict = "ok" if row["met"] else "BELOW"
-    return (f"{row['variant']:18} {first:9} {second:18} {row['games']:5}"
+    line = (f"{row['variant']:18} {first:9} {second:18} {row['games']:5}"
             f" {row['wins']:>3}-{row['draws']}-{row['losses']:<3} {row['score']:6.1%}"
             f" {elo:>12}   >={row['expected']:.0%} {verdict:5} {row['seconds']:6.0f} s")
+    troubles = {name: row["terminations"].get(name, 0) for name in ("time forfeit", "resignation")}
+    notes = ", ".join(f"{count} by {name}" for name, count in troubles.items() if count)
+    return f"{line}  ({notes})" if notes else line
 
 
 HEADER = (f"{'variant':18} {'first':9} {'second':18} {'games':>5} {'W-D-L':9} {'score':>6}"

@@ -19,7 +19,7 @@ from typing import TextIO
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from minichess.cli.arguments import DEFAULT_VARIANT, UsageError
+from minichess.cli.arguments import DEFAULT_VARIANT, UsageError, positive_int
 from minichess.match import DEFAULT_TIME_CONTROL, GameReport, MatchResult, play_match
 from minichess.match.specs import SPEC_HELP
 
@@ -44,13 +44,13 @@ def register(commands: argparse._SubParsersAction) -> None:
         "--variant", "-v", default=DEFAULT_VARIANT, metavar="V",
         help=f"variant name or alias (default {DEFAULT_VARIANT})",
     )
-    parser.add_argument("--games", "-n", type=_positive_int, default=10, metavar="N",
+    parser.add_argument("--games", "-n", type=positive_int, default=10, metavar="N",
                         help="number of games (default 10)")
     parser.add_argument(
         "--time", "-t", default=DEFAULT_TIME_CONTROL, metavar="T",
         help=f"each player's clock per game: seconds + increment (default {DEFAULT_TIME_CONTROL})",
     )
-    parser.add_argument("--concurrency", "-j", type=_positive_int, default=None, metavar="K",
+    parser.add_argument("--concurrency", "-j", type=positive_int, default=None, metavar="K",
                         help="games played at once (default: the number of cores)")
     parser.add_argument("--pgn", metavar="FILE", help="write all games to FILE as PGN")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -99,12 +99,6 @@ def _elo_line(result: MatchResult) -> str:
     lower = "-inf" if elo.lower is None else f"{elo.lower:+.1f}"
     upper = "+inf" if elo.upper is None else f"{elo.upper:+.1f}"
     return f"Elo {elo.elo:+.1f} +- {error} (95%: {lower} .. {upper})"
-
-
-def _positive_int(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, not {text!r}")
-    return int(text)
 
 
 def _open_for_writing(path: str) -> TextIO:

@@ -10,7 +10,7 @@ import numpy as np
 from numba import types
 
 from minichess.core.bits import ctz, popcount
-from minichess.core.jit import BOOL, INT, POSITION, TABLES, kernel
+from minichess.core.jit import BOOL, INT, POSITION, TABLES, kernel, leaf_kernel
 from minichess.core.layout import (
     BB,
     F_RANKS,
@@ -77,7 +77,7 @@ def evaluate(pos, tab, weights, features, record):
     return score if pos[STM] == 0 else -score
 
 
-@kernel(INT(POSITION, WEIGHTS, INT))
+@leaf_kernel
 def piece_value(pos, weights, sq):
     """Material weight of the piece on ``sq`` (0 when empty), for move ordering."""
     code = pos[MAILBOX + sq]

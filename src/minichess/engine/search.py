@@ -14,7 +14,16 @@ with ``MATE - plies`` for a forced win.
 import numpy as np
 from numba import types
 
-from minichess.core.jit import INT, MOVES, POSITION, TABLES, UNDO, allocating_kernel, kernel
+from minichess.core.jit import (
+    INT,
+    MOVES,
+    POSITION,
+    TABLES,
+    UNDO,
+    allocating_kernel,
+    kernel,
+    leaf_kernel,
+)
 from minichess.core.layout import (
     BB,
     BISHOP,
@@ -103,14 +112,14 @@ def tt_store(tt, key, move, score, depth, bound, ply, generation):
     return 0
 
 
-@kernel(INT(TT, INT))
+@leaf_kernel
 def tt_entry(tt, key):
     """The stored data for ``key`` (0 when there is none)."""
     slot = key & (tt.shape[0] - 1)
     return tt[slot, 1] if tt[slot, 0] == key else 0
 
 
-@kernel(INT(INT, INT))
+@leaf_kernel
 def tt_score(data, ply):
     """The score of a table entry, as seen from a node ``ply`` plies below the root."""
     score = ((data >> 16) & 0xFFFF) - 32768
@@ -132,7 +141,7 @@ def static_eval(pos, tab, weights, scratch, control):
     return score
 
 
-@kernel(INT(POSITION, TABLES, UNDO, INT, INT))
+@leaf_kernel
 def end_score(pos, tab, undo, sp, ply):
     """The score of a game end reported by the rules (not "no legal move"), or INFINITE."""
     code = rule_end(pos, tab, undo, sp)
@@ -142,7 +151,7 @@ def end_score(pos, tab, undo, sp, ply):
     return result * (MATE - ply)
 
 
-@kernel(INT(POSITION, TABLES, INT, INT))
+@leaf_kernel
 def no_moves_score(pos, tab, ply, checked):
     """Score for the side to move when it has no legal move."""
     if checked != 0:
@@ -150,7 +159,7 @@ def no_moves_score(pos, tab, ply, checked):
     return tab[FLAGS, F_NO_MOVES] * (MATE - ply)
 
 
-@kernel(INT(POSITION))
+@leaf_kernel
 def has_pieces(pos):
     """Whether the side to move has a piece other than pawns and king (null move is safer)."""
     base = BB + pos[STM] * 8
@@ -158,7 +167,7 @@ def has_pieces(pos):
     return 1 if pieces != 0 else 0
 
 
-@kernel(INT(POSITION, INT))
+@leaf_kernel
 def is_capture(pos, move):
     """Whether ``move`` takes a piece."""
     return 1 if move & DROP == 0 and pos[MAILBOX + ((move >> 6) & 63)] != 0 else 0
@@ -190,7 +199,7 @@ def score_moves(pos, tab, weights, moves, order, count, hash_move, ply, killers,
     return 0
 
 
-@kernel(INT(MOVES, MOVES, INT, INT))
+@leaf_kernel
 def pick_next(moves, order, start, count):
     """Move the best remaining move (by ``order``) to ``start`` and return it."""
     best = start
@@ -205,18 +214,18 @@ def pick_next(moves, order, start, count):
 
 @kernel(INT(POSITION, TABLES, MOVES, UNDO, INT, INT))
 def quiescence_moves(pos, tab, buf, undo, sp, checked):
-    """Moves searched in quiescence: legal captures, or every legal move where the side must
-    move that way anyway (in check, or captures are compulsory). Negative count: the side may
-    also stand pat (the moves are only the captures)."""
+    """Moves searched in quiescence: every legal move where the side must move that way anyway
+    (in check, or captures are compulsory and there is one), else the legal captures. -1 where
+    captures are compulsory but there is none: the side stands pat."""
     if checked != 0 or tab[FLAGS, F_COMPULSORY] != 0:
         n = generate_legal(pos, tab, buf, undo, sp)
         if checked == 0 and n > 0 and is_capture(pos, buf[0]) == 0:
-            return -1  # no capture to make: stand pat
+            return -1
         return n
     n = generate(pos, tab, buf, 0, GEN_CAPTURES, False)
     if tab[FLAGS, F_ROYALTY] == ROYALTY_CHECK:
         n = _keep_legal(pos, tab, buf, n, undo, sp, False)
-    return -1 - n
+    return n
 
 
 @allocating_kernel(
@@ -309,21 +318,25 @@ def search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, killers, histor
             if not returning and quiescence and -f[F_DEPTH] >= control[C_QUIESCENCE_PLIES]:
                 ret = static_eval(pos, tab, weights, scratch, control)
                 returning = True
-            if not returning and f[F_QUIESCENCE] != 0:
-                n = quiescence_moves(pos, tab, moves[ply], undo, sp, f[F_CHECK])
-                if n < 0:  # may stand pat
-                    n = -1 - n
+            if not returning and quiescence:
+                may_stand = f[F_CHECK] == 0 and tab[FLAGS, F_COMPULSORY] == 0
+                if may_stand:  # standing pat may already be enough: no moves needed then
                     stand = static_eval(pos, tab, weights, scratch, control)
-                    if stand >= f[F_BETA] or n == 0:
+                    if stand >= f[F_BETA]:
                         ret = stand
                         returning = True
                     else:
                         f[F_BEST] = stand
                         f[F_ALPHA] = max(f[F_ALPHA], stand)
-                elif n == 0:
-                    ret = no_moves_score(pos, tab, ply, f[F_CHECK])
-                    returning = True
-                f[F_COUNT] = n
+                if not returning:
+                    n = quiescence_moves(pos, tab, moves[ply], undo, sp, f[F_CHECK])
+                    f[F_COUNT] = n
+                    if n < 0:
+                        ret = static_eval(pos, tab, weights, scratch, control)
+                        returning = True
+                    elif n == 0:
+                        ret = f[F_BEST] if may_stand else no_moves_score(pos, tab, ply, f[F_CHECK])
+                        returning = True
             elif not returning:
                 if (
                     control[C_NULL_MOVE] != 0

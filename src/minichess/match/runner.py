@@ -156,6 +156,9 @@ def play_match(
     ``seed`` fixes the openings (default: a random one, kept in the result). ``on_game`` is
     called in this process after each game with its report and the result so far.
     Raises MinichessError for bad arguments.
+
+    The workers are started with the ``spawn`` method, which imports the main module again:
+    a script that calls this must do so under ``if __name__ == "__main__":``.
     """
     specs = _parse_specs(player_specs)
     variant = get_variant(variant)
