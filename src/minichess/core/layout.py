@@ -82,6 +82,7 @@ F_FILES = 14
 F_RANKS = 15
 F_SLIDES = 16  # + move set: bit 0 orthogonal slides, bit 1 diagonal slides
 F_ISOLATED = 32  # + type: 1 when the type has a separate move set while isolated
+F_ANY_ISOLATED = 40  # 1 when some type has: attacks then depend on the neighbourhood
 
 SLIDE_ORTHOGONAL = 1
 SLIDE_DIAGONAL = 2

@@ -27,6 +27,7 @@ from minichess.core.layout import (
     END_NONE,
     END_REPETITION,
     END_STALEMATE,
+    F_ANY_ISOLATED,
     F_COMPULSORY,
     F_FIFTY,
     F_ISOLATED,
@@ -60,6 +61,7 @@ from minichess.core.movegen import (
     generate_pseudo_legal,
     in_check,
     slider_attacks,
+    square_attacked,
 )
 from minichess.core.position import UNDO_HASH, make_move, unmake_move
 
@@ -119,12 +121,20 @@ def _keep_legal(pos, tab, buf, end, undo, sp, count_only):
     left (with ``count_only`` the buffer is left as it is). Only suspect moves are tried."""
     colour = pos[STM]
     suspects = -1 if in_check(pos, tab, colour) else _suspects(pos, tab, colour)
+    king = pos[BB + colour * 8 + KING]
+    plain_king_moves = tab[FLAGS, F_ANY_ISOLATED] == 0
     kept = 0
     for i in range(end):
         move = buf[i]
-        touched = (1 << (move & 63)) | (1 << ((move >> 6) & 63))
+        origin = 1 << (move & 63)
+        touched = origin | (1 << ((move >> 6) & 63))
         legal = True
-        if touched & suspects != 0 or move & DROP != 0:
+        if origin == king and plain_king_moves and move & DROP == 0:
+            # the king is safe where no enemy attacks, with the king lifted off its square
+            pos[BB + colour * 8] ^= king
+            legal = not square_attacked(pos, tab, (move >> 6) & 63, 1 - colour)
+            pos[BB + colour * 8] ^= king
+        elif touched & suspects != 0 or move & DROP != 0:
             make_move(pos, tab, move, undo, sp)
             legal = not in_check(pos, tab, colour)
             unmake_move(pos, tab, undo, sp)

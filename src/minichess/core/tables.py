@@ -82,6 +82,7 @@ class _Builder:
             self.move_set(piece_type, piece.moves)
             if piece.isolated_moves is not None:
                 self.rows[L.FLAGS][L.F_ISOLATED + piece_type] = 1
+                self.rows[L.FLAGS][L.F_ANY_ISOLATED] = 1
                 self.move_set(piece_type + 8, piece.isolated_moves)
 
     def pawns(self) -> None:
