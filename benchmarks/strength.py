@@ -13,7 +13,7 @@ results in a table with the score and the Elo difference +- its 95% error:
 
 ``--time`` is the clock of every game (default 2+0.05); in the time-doubling pairing the first
 player has it all and the second thinks on half of it. ``--games`` games per pairing
-(default 12); ``--concurrency`` games at once (default: one per core).
+(default 16); ``--concurrency`` games at once (default: one per core).
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ def main() -> None:
     """Run the pairings and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variant", action="append", help="only these variants (repeatable)")
-    parser.add_argument("--games", type=int, default=12, help="games per pairing (default 12)")
+    parser.add_argument("--games", type=int, default=16, help="games per pairing (default 16)")
     parser.add_argument("--time", default="2+0.05", help="clock per game (default 2+0.05)")
     parser.add_argument("--concurrency", type=int, default=None, help="games at once")
     parser.add_argument("--seed", type=int, default=1, help="seed of the openings (default 1)")

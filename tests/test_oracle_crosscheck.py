@@ -12,8 +12,8 @@ import random
 
 import pyffish
 import pytest
-from fairy_oracle import ORACLE_VARIANTS, load, oracle_moves, random_playout_fens
 
+from fairy_oracle import ORACLE_VARIANTS, load, oracle_moves, random_playout_fens
 from minichess import Board, Termination
 
 POSITIONS_PER_VARIANT = 700

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from scipy.optimize import minimize
 
 from minichess.board import Board
 from minichess.engine.engine import Engine, Limit
@@ -31,7 +30,7 @@ from minichess.pieces import WHITE
 from minichess.variants import VariantDefinition, get_variant
 
 SCALE = math.log(10) / 400  # a score of 400 centipawns: 10 to 1 odds
-REGULARISATION = 2e-5
+REGULARISATION = 1e-7
 MAX_PLIES = 300
 
 
@@ -78,24 +77,30 @@ def self_play(variant: VariantDefinition, weights: np.ndarray, games: int, depth
     return Samples(np.array(rows), np.array(results))
 
 
-def fit(samples: Samples, start: np.ndarray, prior: np.ndarray) -> tuple[np.ndarray, float]:
+def fit(samples: Samples, start: np.ndarray, prior: np.ndarray,
+        steps: int = 1500) -> tuple[np.ndarray, float]:
     """Weights minimising the mean squared error of the predicted results, kept near
-    ``prior`` where the data say little; returns them rounded, with the final loss."""
+    ``prior`` where the data say little (Adam, one centipawn a step at most); returns them
+    rounded, with the final loss."""
     x, y = samples.features, samples.results
     used = np.abs(x).sum(axis=0) > 0
-
-    def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
+    w = start.astype(np.float64)
+    first, second = np.zeros_like(w), np.zeros_like(w)
+    beta1, beta2 = 0.9, 0.999
+    value = 0.0
+    for step in range(1, steps + 1):
         p = 1 / (1 + np.exp(-SCALE * (x @ w)))
         error = p - y
-        gradient = 2 * SCALE * (x.T @ (error * p * (1 - p))) / len(y)
         penalty = w - prior
         value = float(np.mean(error**2) + REGULARISATION * np.sum(penalty**2))
-        return value, gradient + 2 * REGULARISATION * penalty
-
-    result = minimize(loss, start.astype(np.float64), jac=True, method="L-BFGS-B",
-                      options={"maxiter": 500})
-    weights = np.where(used, np.round(result.x), prior).astype(np.int64)
-    return weights, float(result.fun)
+        gradient = 2 * SCALE * (x.T @ (error * p * (1 - p))) / len(y)
+        gradient += 2 * REGULARISATION * penalty
+        first = beta1 * first + (1 - beta1) * gradient
+        second = beta2 * second + (1 - beta2) * gradient**2
+        corrected = first / (1 - beta1**step)
+        w -= corrected / (np.sqrt(second / (1 - beta2**step)) + 1e-12)
+    weights = np.where(used, np.round(w), prior).astype(np.int64)
+    return weights, value
 
 
 def tune(variant_name: str, games: int, depth: int, rounds: int, seed: int) -> dict:
