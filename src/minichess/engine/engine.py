@@ -29,6 +29,7 @@ from minichess.engine.search import (
     C_NOISE,
     C_NULL_MOVE,
     C_QUIESCENCE_PLIES,
+    C_REDUCTIONS,
     C_SEED,
     C_SELDEPTH,
     C_STOP,
@@ -54,6 +55,29 @@ _LEVEL_SETTINGS = {
     6: (4, 25), 7: (5, 15), 8: (7, 8), 9: (10, 3), 10: (MAX_PLY - 8, 0),
 }
 _ASPIRATION = 30
+
+
+@dataclass(frozen=True)
+class Techniques:
+    """Search techniques that pay off in some variants and not in others (measured by
+    matches: see docs/engine.md)."""
+
+    null_move: bool = True
+    """Null-move pruning: assumes that moving beats passing, which zugzwang breaks."""
+    reductions: bool = True
+    """Late-move reductions of quiet moves."""
+    quiescence_plies: int = 12
+    """How deep quiescence follows captures before it trusts the evaluation."""
+
+    @classmethod
+    def for_variant(cls, variant: VariantDefinition) -> Techniques:
+        """What the engine uses in ``variant``: no null move in antichess (moving can be
+        worse than passing everywhere) nor on the smallest boards; short capture chains where
+        captures are compulsory (they branch without end)."""
+        return cls(
+            null_move=variant.royalty != Royalty.NONE and variant.files * variant.ranks >= 25,
+            quiescence_plies=4 if variant.compulsory_capture else 12,
+        )
 
 
 @dataclass(frozen=True)
@@ -153,6 +177,7 @@ class Engine:
 
     ``seed`` fixes the weaker levels' choices (a deterministic engine); ``hash_mb`` sizes the
     transposition table. ``move_overhead`` is kept back from the clock for latency.
+    ``techniques`` overrides the variant's choice of search techniques (for experiments).
     """
 
     def __init__(
@@ -161,12 +186,15 @@ class Engine:
         hash_mb: int = 16,
         seed: int | None = None,
         move_overhead: float = 0.05,
+        techniques: Techniques | None = None,
     ) -> None:
         if level not in LEVELS:
             raise MinichessError(f"level must be 1 to 10, not {level}")
         self.level = level
         self.seed = seed if seed is not None else int.from_bytes(np.random.bytes(4), "little")
         self.move_overhead = move_overhead
+        self.techniques = techniques
+        """Search techniques to use instead of the variant's (for experiments)."""
         self._control = np.zeros(CONTROL_SIZE, dtype=np.int64)
         self._killers = np.zeros((MAX_PLY + 1, 2), dtype=np.int64)
         self._history = np.zeros((2, 4096), dtype=np.int64)
@@ -244,8 +272,10 @@ class Engine:
         control[C_NODE_LIMIT] = limit.nodes or 0
         control[C_NOISE] = noise
         control[C_SEED] = self.seed
-        control[C_NULL_MOVE] = _null_move_allowed(board.variant)
-        control[C_QUIESCENCE_PLIES] = 4 if board.variant.compulsory_capture else 12
+        techniques = self.techniques or Techniques.for_variant(board.variant)
+        control[C_NULL_MOVE] = int(techniques.null_move)
+        control[C_REDUCTIONS] = int(techniques.reductions)
+        control[C_QUIESCENCE_PLIES] = techniques.quiescence_plies
         self._tt_generation = getattr(self, "_tt_generation", 0) + 1 & 255
         control[C_TT_GENERATION] = self._tt_generation
         weights = self.weights(board.variant)
@@ -305,10 +335,3 @@ class Engine:
         centipawns, mate = score_parts(score)
         return Info(depth, int(self._control[C_SELDEPTH]), centipawns, mate,
                     int(self._control[C_NODES]), elapsed, pv)
-
-
-def _null_move_allowed(variant: VariantDefinition) -> int:
-    """Null-move pruning assumes that moving is better than passing: not so in antichess or on
-    the smallest boards, where zugzwang is everywhere."""
-    return int(variant.royalty != Royalty.NONE and variant.files * variant.ranks >= 25)
-

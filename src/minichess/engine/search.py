@@ -70,6 +70,7 @@ C_NULL_MOVE = 6  # 1 where null-move pruning is sound enough for the variant
 C_ABORTED = 7  # 1 when the last search was stopped before it finished
 C_TT_GENERATION = 8
 C_QUIESCENCE_PLIES = 9  # quiescence ends with the static evaluation after this many plies
+C_REDUCTIONS = 10  # 1 to reduce late quiet moves (late-move reductions)
 CONTROL_SIZE = 16
 
 # frame fields
@@ -457,7 +458,8 @@ def search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, killers, histor
                 else:
                     reduction = 0
                     if (
-                        f[F_DEPTH] >= 3
+                        control[C_REDUCTIONS] != 0
+                        and f[F_DEPTH] >= 3
                         and f[F_DONE] >= 3
                         and quiet
                         and f[F_CHECK] == 0
