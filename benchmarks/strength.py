@@ -11,9 +11,12 @@ results in a table with the score and the Elo difference +- its 95% error:
 - level N+1 against level N for a few N (expected: at least 50%);
 - level 10 against itself on half the time (time t against 2t; expected: at least 50%).
 
+The verdict is ``ok`` when the score reaches the expectation, ``below?`` when it does not but
+its 95% interval does (more games would tell), ``BELOW`` when even the interval falls short.
+
 ``--time`` is the clock of every game (default 2+0.05); in the time-doubling pairing the first
 player has it all and the second thinks on half of it. ``--games`` games per pairing
-(default 16); ``--concurrency`` games at once (default: one per core).
+(default 20); ``--concurrency`` games at once (default: one per core).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import json
 import time
 from dataclasses import dataclass
 
-from minichess.match import play_match
+from minichess.match import expected_score, play_match
 
 DEFAULT_VARIANTS = ("minitchess", "minichess-classic", "antichess", "chess36", "csc111")
 LEVEL_STEPS = (1, 4, 7, 9)
@@ -54,9 +57,20 @@ def measure(variant: str, pairing: Pairing, args: argparse.Namespace) -> dict:
                         args.concurrency, args.seed)
     row = result.to_dict()
     row["expected"] = pairing.expected
-    row["met"] = result.score >= pairing.expected
+    row["verdict"] = verdict(row)
     row["seconds"] = round(time.perf_counter() - started, 1)
     return row
+
+
+def verdict(row: dict) -> str:
+    """``ok`` when the score reaches the expectation; ``below?`` when it does not but the 95%
+    interval still does; ``BELOW`` when even the interval falls short."""
+    if row["score"] >= row["expected"]:
+        return "ok"
+    if row["elo"] is None:  # a zero score (without spread)
+        return "BELOW"
+    upper = 1.0 if row["elo_upper"] is None else expected_score(row["elo_upper"])
+    return "below?" if upper >= row["expected"] else "BELOW"
 
 
 def format_row(row: dict) -> str:
@@ -67,10 +81,9 @@ def format_row(row: dict) -> str:
     else:
         error = "inf" if row["elo_error"] is None else f"{row['elo_error']:.0f}"
         elo = f"{row['elo']:+.0f} +- {error}"
-    verdict = "ok" if row["met"] else "BELOW"
     line = (f"{row['variant']:18} {first:9} {second:18} {row['games']:5}"
             f" {row['wins']:>3}-{row['draws']}-{row['losses']:<3} {row['score']:6.1%}"
-            f" {elo:>12}   >={row['expected']:.0%} {verdict:5} {row['seconds']:6.0f} s")
+            f" {elo:>12}   >={row['expected']:.0%} {row['verdict']:6} {row['seconds']:6.0f} s")
     troubles = {name: row["terminations"].get(name, 0) for name in ("time forfeit", "resignation")}
     notes = ", ".join(f"{count} by {name}" for name, count in troubles.items() if count)
     return f"{line}  ({notes})" if notes else line
@@ -84,7 +97,7 @@ def main() -> None:
     """Run the pairings and print the table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variant", action="append", help="only these variants (repeatable)")
-    parser.add_argument("--games", type=int, default=16, help="games per pairing (default 16)")
+    parser.add_argument("--games", type=int, default=20, help="games per pairing (default 20)")
     parser.add_argument("--time", default="2+0.05", help="clock per game (default 2+0.05)")
     parser.add_argument("--concurrency", type=int, default=None, help="games at once")
     parser.add_argument("--seed", type=int, default=1, help="seed of the openings (default 1)")

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from minichess.match.elo import Z_95, elo_estimate, elo_from_score
+from minichess.match.elo import Z_95, elo_estimate, elo_from_score, expected_score
 
 
 @pytest.mark.parametrize(
@@ -16,6 +16,11 @@ from minichess.match.elo import Z_95, elo_estimate, elo_from_score
 def test_elo_from_score(score, elo):
     # 0.75 is three points per point lost: 400 log10(3)
     assert elo_from_score(score) == pytest.approx(elo, abs=0.01)
+
+
+@pytest.mark.parametrize("score", [0.1, 0.5, 0.75, 0.99])
+def test_expected_score_is_the_inverse(score):
+    assert expected_score(elo_from_score(score)) == pytest.approx(score)
 
 
 @pytest.mark.parametrize("score", [0.0, 1.0])

@@ -249,3 +249,11 @@ def test_uci_player_refuses_a_variant_the_engine_does_not_offer(fake_engine):
         UciEngineError, match=r"does not play chess36 \(its UCI_Variant choices: minitchess"
     ):
         engine.new_game("chess36")
+
+
+def test_engine_options_in_a_player_spec_switch_techniques_and_weights():
+    spec = parse_player("level:10,time=0.5,nullmove=0,weights=start")
+    assert str(spec) == "level:10,time=0.5,nullmove=0,weights=start"
+    assert spec.engine_options == (("nullmove", "0"), ("weights", "start"))
+    with pytest.raises(PlayerSpecError, match="unknown option"):
+        parse_player("level:10,nullmove=2")

@@ -161,6 +161,10 @@ class Game:
         """Record that ``color``'s time ran out (``color`` loses), e.g. as an outside clock says."""
         self._end(Termination.TIME_FORFEIT, color)
 
+    def forfeit(self, color: Color) -> None:
+        """``color`` loses because it failed to play (crashed, illegal move, no answer)."""
+        self._end(Termination.FORFEIT, color)
+
     def check_time(self) -> float | None:
         """The side to move's remaining seconds, counting the turn now running; a side whose time
         has run out loses on time. None without clocks; the clocks stop when the game ends."""

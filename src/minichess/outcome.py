@@ -22,6 +22,8 @@ class Termination(Enum):
     THREEFOLD_REPETITION = "threefold repetition"
     TIME_FORFEIT = "time forfeit"
     RESIGNATION = "resignation"
+    FORFEIT = "forfeit"
+    """A player failed: it crashed, sent an illegal move or no move at all."""
 
 
 _CORE_REASONS = {

@@ -8,15 +8,17 @@ clocks from the :class:`~minichess.game.Game` and returns a legal move. The huma
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Protocol, runtime_checkable
 
 from minichess.board import Board
-from minichess.engine import Engine, Limit
+from minichess.engine import Engine, Limit, Techniques
 from minichess.engine.evaluation import W_MATERIAL
-from minichess.engine.weights import variant_weights
+from minichess.engine.weights import starting_weights, variant_weights
 from minichess.game import Game
 from minichess.move import Move
 from minichess.pieces import BLACK, WHITE
+from minichess.variants import VariantDefinition
 
 
 @runtime_checkable
@@ -81,16 +83,25 @@ def _material_balance(board: Board, values) -> int:
 
 class EnginePlayer:
     """The engine at a ``level``; it uses the game's clocks when there are any, else
-    ``limit`` (by default a tenth of a second per move)."""
+    ``limit`` (by default a tenth of a second per move).
+
+    ``null_move`` and ``reductions`` switch those search techniques on or off (None: the
+    variant's choice) and ``starting_weights`` plays with the untuned evaluation: for measuring
+    what each is worth by matches."""
 
     def __init__(self, level: int = 10, limit: Limit | None = None, seed: int | None = None,
-                 hash_mb: int = 16) -> None:
+                 hash_mb: int = 16, null_move: bool | None = None,
+                 reductions: bool | None = None, starting_weights: bool = False) -> None:
         self.name = f"level:{level}"
         self.engine = Engine(level=level, seed=seed, hash_mb=hash_mb)
         self.limit = limit or Limit(time=0.1)
+        self._null_move = null_move
+        self._reductions = reductions
+        self._starting_weights = starting_weights
 
     def choose_move(self, game: Game) -> Move:
         """The engine's move within the time the game allows."""
+        self._configure(game.variant)
         limit = self.limit
         if game.clock is not None:
             limit = Limit(
@@ -101,3 +112,13 @@ class EnginePlayer:
                 nodes=self.limit.nodes,
             )
         return self.engine.play(game.board, limit).move
+
+    def _configure(self, variant: VariantDefinition) -> None:
+        techniques = Techniques.for_variant(variant)
+        if self._null_move is not None:
+            techniques = replace(techniques, null_move=self._null_move)
+        if self._reductions is not None:
+            techniques = replace(techniques, reductions=self._reductions)
+        self.engine.techniques = techniques
+        if self._starting_weights:
+            self.engine.use_weights(variant, starting_weights(variant))

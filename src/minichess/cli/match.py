@@ -35,7 +35,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         description="Play games between two players, alternating colours, each pair of games"
         " from the same balanced opening, several at once in separate processes. The report"
         " gives wins, draws and losses of the first player, its score and the Elo difference"
-        " with a 95%% interval.",
+        " with a 95% interval.",
         epilog=f"PLAYER: {SPEC_HELP}. A uci: player's command with arguments is one argument:"
         ' quote it, as in "uci:minichess uci".',
     )

@@ -229,6 +229,10 @@ class Engine:
             self._weights[variant.name] = variant_weights(variant)
         return self._weights[variant.name]
 
+    def use_weights(self, variant: VariantDefinition, weights: np.ndarray) -> None:
+        """Evaluate ``variant`` with these weights from now on (for tuning and experiments)."""
+        self._weights[variant.name] = np.ascontiguousarray(weights, dtype=np.int64)
+
     def play(self, board: Board, limit: Limit | None = None) -> PlayResult:
         """Choose a move for the side to move."""
         start = time.perf_counter()

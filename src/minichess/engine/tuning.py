@@ -55,7 +55,7 @@ def self_play(variant: VariantDefinition, weights: np.ndarray, games: int, depth
     rows, results = [], []
     rng = random.Random(seed)
     engine = Engine(level=10, seed=seed)
-    engine._weights[variant.name] = weights
+    engine.use_weights(variant, weights)
     for _ in range(games):
         board = Board(variant)
         for _ in range(rng.randrange(2, 7)):  # a varied opening

@@ -7,7 +7,7 @@ difference they show.
 4
 """
 
-from minichess.match.elo import EloEstimate, elo_estimate, elo_from_score
+from minichess.match.elo import EloEstimate, elo_estimate, elo_from_score, expected_score
 from minichess.match.openings import Opening, balanced_openings
 from minichess.match.runner import DEFAULT_TIME_CONTROL, GameReport, MatchResult, play_match
 from minichess.match.specs import PlayerSpec, PlayerSpecError, parse_player
@@ -23,6 +23,7 @@ __all__ = [
     "balanced_openings",
     "elo_estimate",
     "elo_from_score",
+    "expected_score",
     "parse_player",
     "play_match",
 ]

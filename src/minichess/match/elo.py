@@ -51,6 +51,12 @@ def elo_from_score(score: float) -> float | None:
     return 400 * math.log10(score / (1 - score))  # = -400 log10(1/s - 1)
 
 
+def expected_score(elo: float) -> float:
+    """The score per game that an Elo advantage ``elo`` predicts (the inverse of
+    :func:`elo_from_score`)."""
+    return 1 / (1 + 10 ** (-elo / 400))
+
+
 def elo_estimate(wins: int, draws: int, losses: int) -> EloEstimate:
     """The Elo difference and its 95% interval for a player with these results."""
     games = wins + draws + losses

@@ -21,6 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from multiprocessing.synchronize import Event as EventType
 from multiprocessing.util import Finalize
 
 from minichess.errors import MinichessError
@@ -171,12 +172,14 @@ def play_match(
                        number % 2 == 0, clock, names) for number in range(games)]
     result = MatchResult(names, variant.name, str(clock), seed)
     context = multiprocessing.get_context("spawn")
+    stop = context.Event()
     with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
-                             initargs=(specs,)) as pool:
+                             initargs=(specs, stop)) as pool:
         futures = [pool.submit(_play_game, task) for task in tasks]
         try:
             _collect(futures, result, on_game)
-        except BaseException:
+        except BaseException:  # interrupted, or on_game failed: end the games under way
+            stop.set()
             pool.shutdown(wait=False, cancel_futures=True)
             raise
     result.games.sort(key=lambda game: game.round)
@@ -221,40 +224,51 @@ class _GameTask:
     names: tuple[str, str]
 
 
-_worker_players: list[Player] = []
-"""The worker's two players, in the order of the match."""
+class _MatchStopped(Exception):
+    """The match was stopped before this game ended."""
 
 
-def _start_worker(specs: tuple[PlayerSpec, PlayerSpec]) -> None:
+@dataclass
+class _Worker:
+    """What a worker process keeps between games."""
+
+    players: list[Player] = field(default_factory=list)
+    """The two players, in the order of the match."""
+    stop: EventType | None = None
+    """Set when the match is stopped: the worker gives up its games."""
+
+
+_worker = _Worker()
+
+
+def _start_worker(specs: tuple[PlayerSpec, PlayerSpec], stop: EventType) -> None:
     """Create the worker's players; they are released when the worker ends."""
-    _worker_players[:] = [spec.create() for spec in specs]
-    for player in _worker_players:
+    _worker.stop = stop
+    _worker.players = [spec.create() for spec in specs]
+    for player in _worker.players:
         Finalize(player, close_player, args=(player,), exitpriority=10)
 
 
 def _play_game(task: _GameTask) -> GameReport:
     """Play one game of the match in this worker."""
-    first, second = _worker_players
-    first_name, second_name = task.names
-    if not task.first_plays_white:
-        first, second, first_name, second_name = second, first, second_name, first_name
-    players = {WHITE: (first, first_name), BLACK: (second, second_name)}
+    in_match_order = list(zip(_worker.players, task.names, strict=True))
+    white, black = in_match_order if task.first_plays_white else in_match_order[::-1]
     game = Game(task.variant, task.opening.fen, clock=task.clock, headers={
         "Event": EVENT,
         "Date": datetime.date.today().strftime("%Y.%m.%d"),
         "Round": str(task.round),
-        "White": first_name,
-        "Black": second_name,
+        "White": white[1],
+        "Black": black[1],
     })
-    failure = _play_out(game, players)
+    failure = _play_out(game, {WHITE: white, BLACK: black})
     if failure is not None:
         game.headers["Forfeit"] = failure
     outcome = game.outcome()
     white_score = _SCORES[outcome.result()]
     return GameReport(
         round=task.round,
-        white=first_name,
-        black=second_name,
+        white=white[1],
+        black=black[1],
         result=outcome.result(),
         termination=outcome.termination.value,
         first_player_score=white_score if task.first_plays_white else 1 - white_score,
@@ -271,6 +285,8 @@ def _play_out(game: Game, players: dict[Color, tuple[Player, str]]) -> str | Non
         except MinichessError as error:
             return _forfeit(game, color, name, error, seconds=0.0)
     while not game.is_game_over():
+        if _worker.stop.is_set():
+            raise _MatchStopped
         color = game.board.turn
         player, name = players[color]
         started = time.monotonic()
@@ -282,11 +298,11 @@ def _play_out(game: Game, players: dict[Color, tuple[Player, str]]) -> str | Non
 
 
 def _forfeit(game: Game, color: Color, name: str, error: Exception, seconds: float) -> str:
-    """``color`` failed: it loses on time if it used more than its clock, else by resigning."""
+    """``color`` failed: it loses on time if it used more than its clock, else by forfeit."""
     if game.clock is not None and seconds > game.remaining(color):
         game.forfeit_on_time(color)
     else:
-        game.resign(color)
+        game.forfeit(color)
     side = "White" if color == WHITE else "Black"
     who = side if name in str(error) else f"{side} ({name})"
     return f"{who} lost by failing: {error}"

@@ -13,6 +13,11 @@ A player spec is one of
 if its clock showed only that share of the time (time odds, e.g. ``level:10,time=0.5`` against
 ``level:10`` is a match of time t against 2t).
 
+``level:N`` also takes engine options, to measure what a technique is worth by matches:
+``nullmove=0|1``, ``reductions=0|1`` (null-move pruning, late-move reductions; default: the
+variant's choice) and ``weights=start`` (the untuned starting weights of the evaluation), e.g.
+``level:10,nullmove=0`` against ``level:10``.
+
 >>> parse_player("level:10,time=0.5")
 PlayerSpec(kind='level', argument='10', time_factor=0.5)
 >>> str(parse_player("uci:minichess   uci"))
@@ -37,13 +42,15 @@ from minichess.protocols.uci_client import UciPlayer
 from minichess.variants import VariantDefinition
 
 _SPEC = re.compile(
-    r"^(?P<kind>level|random|greedy|uci)(?::(?P<argument>.+?))?(?:,time=(?P<factor>[^,]*))?$",
+    r"^(?P<kind>level|random|greedy|uci)(?::(?P<argument>.+?))?(?P<options>(?:,\w+=[^,]*)*)$",
     re.DOTALL,
 )
 SPEC_HELP = (
     "level:N (N = 1..10), random, greedy or uci:COMMAND, the engine players optionally followed"
-    " by ,time=F (0 < F <= 1) to use only that share of the clock"
+    " by ,time=F (0 < F <= 1) to use only that share of the clock, level:N also by"
+    " ,nullmove=0|1 ,reductions=0|1 ,weights=start"
 )
+_ENGINE_OPTIONS = {"nullmove": ("0", "1"), "reductions": ("0", "1"), "weights": ("start",)}
 
 
 class PlayerSpecError(MinichessError):
@@ -59,12 +66,20 @@ class PlayerSpec:
     argument: str | None = None
     """The level, or the UCI engine's command."""
     time_factor: float = 1.0
+    engine_options: tuple[tuple[str, str], ...] = ()
+    """``(name, value)`` pairs of ``level:`` options other than ``time``."""
 
     def create(self) -> Player:
         """A new player as described (for ``uci:``, the engine starts with its first game)."""
         player: Player
         if self.kind == "level":
-            player = EnginePlayer(level=int(self.argument))
+            options = dict(self.engine_options)
+            player = EnginePlayer(
+                level=int(self.argument),
+                null_move=_switch(options.get("nullmove")),
+                reductions=_switch(options.get("reductions")),
+                starting_weights=options.get("weights") == "start",
+            )
         elif self.kind == "random":
             player = RandomPlayer()
         elif self.kind == "greedy":
@@ -77,7 +92,9 @@ class PlayerSpec:
 
     def __str__(self) -> str:
         text = self.kind if self.argument is None else f"{self.kind}:{self.argument}"
-        return text if self.time_factor == 1 else f"{text},time={self.time_factor:g}"
+        if self.time_factor != 1:
+            text += f",time={self.time_factor:g}"
+        return text + "".join(f",{name}={value}" for name, value in self.engine_options)
 
 
 def parse_player(text: str) -> PlayerSpec:
@@ -85,14 +102,30 @@ def parse_player(text: str) -> PlayerSpec:
     match = _SPEC.match(text.strip())
     if not match:
         raise PlayerSpecError(f"bad player {text!r}: expected {SPEC_HELP}")
-    kind, argument, factor = match["kind"], match["argument"], match["factor"]
-    if kind in ("random", "greedy") and (argument is not None or factor is not None):
-        raise PlayerSpecError(f"bad player {text!r}: {kind} takes no argument and no ,time=")
+    kind, argument = match["kind"], match["argument"]
+    options = [item.split("=", 1) for item in match["options"].split(",")[1:]]
+    if kind in ("random", "greedy") and (argument is not None or options):
+        raise PlayerSpecError(f"bad player {text!r}: {kind} takes no argument and no options")
+    factor = None
+    engine_options = []
+    for name, value in options:
+        if name == "time":
+            factor = value
+        elif kind == "level" and value in _ENGINE_OPTIONS.get(name, ()):
+            engine_options.append((name, value))
+        else:
+            raise PlayerSpecError(f"bad player {text!r}: unknown option {name}={value}")
     if kind == "level":
         argument = _level(text, argument)
     elif kind == "uci":
         argument = _uci_command(text, argument)
-    return PlayerSpec(kind, argument, 1.0 if factor is None else _time_factor(text, factor))
+    return PlayerSpec(kind, argument, 1.0 if factor is None else _time_factor(text, factor),
+                      tuple(engine_options))
+
+
+def _switch(value: str | None) -> bool | None:
+    """An on/off option: None when not given."""
+    return None if value is None else value == "1"
 
 
 def _level(text: str, argument: str | None) -> str:

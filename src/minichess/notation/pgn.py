@@ -8,8 +8,9 @@ the mover's remaining time, ``{[%clk 0:04:58.5]}``) and ``Termination`` (how the
 
 Reading accepts several games per text, comments ``{...}`` and ``; ...``, variations ``(...)``
 (skipped), NAGs ``$1``, move numbers and results. A game without a ``Variant`` tag needs
-``default_variant``. Games that ended by ``time forfeit`` or ``resignation`` (their Termination
-tag) end so again; any other result the moves do not reach stays in the Result header.
+``default_variant``. Games that ended by ``time forfeit``, ``resignation`` or ``forfeit`` (their
+Termination tag) end so again; any other result the moves do not reach stays in the Result
+header.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ _RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 _ENDING_TAGS = {
     Termination.TIME_FORFEIT.value: Game.forfeit_on_time,
     Termination.RESIGNATION.value: Game.resign,
+    Termination.FORFEIT.value: Game.forfeit,
 }
 _TOKEN = re.compile(
     r"""(?P<tag>\[\s*(?P<name>\w+)\s+"(?P<value>(?:[^"\\]|\\.)*)"\s*\])
