@@ -5,9 +5,12 @@ itself from varied openings, the positions met (quiet ones: the move played from
 capture) are recorded as feature vectors with the game's result, and the weights are fitted so
 that ``sigmoid(score)`` predicts the result. Rounds repeat with the new weights.
 
-    python -m minichess.engine.tuning --variant minitchess --games 400 --depth 4 --rounds 2
+    python -m minichess.engine.tuning --variant minitchess --games 1000 --depth 4 --rounds 2 \
+        --verify 200
 
-writes ``src/minichess/engine/weights/<variant>.json``, which the engine then uses.
+writes ``src/minichess/engine/weights/<variant>.json``, which the engine then uses, but only
+if the new weights win a verification match against the weights used before (``--verify``
+games at 2+0.05; a score above one half keeps them).
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from minichess.pieces import WHITE
 from minichess.variants import VariantDefinition, get_variant
 
 SCALE = math.log(10) / 400  # a score of 400 centipawns: 10 to 1 odds
-REGULARISATION = 1e-7
+REGULARISATION = 2e-6
 MAX_PLIES = 300
 
 
@@ -103,12 +106,15 @@ def fit(samples: Samples, start: np.ndarray, prior: np.ndarray,
     return weights, value
 
 
-def tune(variant_name: str, games: int, depth: int, rounds: int, seed: int) -> dict:
-    """Tune a variant's weights in ``rounds`` rounds of self-play and fitting; save them."""
+def tune(variant_name: str, games: int, depth: int, rounds: int, seed: int,
+         verify: int = 0) -> dict:
+    """Tune a variant's weights in ``rounds`` rounds of self-play and fitting; keep them if
+    they win a ``verify``-game match against the weights used before (0: keep them anyway)."""
     variant = get_variant(variant_name)
     prior = starting_weights(variant).astype(np.float64)
-    weights = variant_weights(variant)
-    report = {"variant": variant.name, "rounds": []}
+    before = variant_weights(variant)
+    weights = before
+    report: dict = {"variant": variant.name, "rounds": []}
     for round_number in range(rounds):
         started = time.perf_counter()
         samples = self_play(variant, weights, games, depth, seed + round_number)
@@ -116,8 +122,33 @@ def tune(variant_name: str, games: int, depth: int, rounds: int, seed: int) -> d
         report["rounds"].append({"positions": len(samples.results), "loss": round(loss, 5),
                                  "seconds": round(time.perf_counter() - started, 1)})
         print(json.dumps(report["rounds"][-1]), flush=True)
+    previous = WEIGHTS_DIR / f"{variant.name}.json"
+    kept_text = previous.read_text() if previous.exists() else None
     save(variant, weights, {"games_per_round": games, "depth": depth, **report})
+    if verify:
+        score = _verification_score(variant, before, verify, seed)
+        report["verification_score"] = score
+        print(json.dumps({"verification_score": score}), flush=True)
+        if score <= 0.5:  # the new weights did not win: keep what was there
+            if kept_text is None:
+                previous.unlink()
+            else:
+                previous.write_text(kept_text)
     return report
+
+
+def _verification_score(variant: VariantDefinition, before: np.ndarray, games: int,
+                         seed: int) -> float:
+    """Score of the saved (new) weights against ``before`` (the starting weights when
+    ``before`` are those)."""
+    from minichess.match import play_match
+
+    rival = "level:10,weights=start"
+    if not np.array_equal(before, starting_weights(variant)):
+        raise ValueError("verification compares against the starting weights: remove the"
+                         " weights file first to tune afresh")
+    result = play_match(["level:10", rival], variant, games, "2+0.05", seed=seed)
+    return result.score
 
 
 def save(variant: VariantDefinition, weights: np.ndarray, about: dict) -> Path:
@@ -136,8 +167,10 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=4, help="search depth of the games")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--verify", type=int, default=0, metavar="GAMES",
+                        help="keep the weights only if they win a match of GAMES games")
     args = parser.parse_args()
-    tune(args.variant, args.games, args.depth, args.rounds, args.seed)
+    tune(args.variant, args.games, args.depth, args.rounds, args.seed, args.verify)
 
 
 if __name__ == "__main__":
