@@ -192,7 +192,7 @@ def test_unreadable_move_text_is_an_invalid_move_error(text):
     [
         ("minitchess", None, "a2a4", r"a2a4 is illegal; legal moves of that piece: a2a3"),
         ("minitchess", None, "f2f3", r"f2 is not on the minitchess board \(a1-e6\)"),
-        ("minitchess", None, "a1a2", r"the R on a1 has no legal move"),
+        ("minitchess", None, "a1a2", r"the rook on a1 has no legal move"),
         ("minitchess", None, "e6e5", r"the piece on e6 is not White's"),
         ("minitchess", None, "c3c4", r"there is no piece on c3"),
         ("minitchess", None, "Q@d6", r"Q@d6 is not a legal drop for White"),
