@@ -2,7 +2,8 @@
 
 The evaluation is linear in its weights, so tuning is a logistic regression: the engine plays
 itself from varied openings, the positions met (quiet ones: the move played from them is no
-capture) are recorded as feature vectors with the game's result, and the weights are fitted so
+capture, and the game is not about to end by a move limit) are recorded as feature vectors
+with the game's result, and the weights are fitted so
 that ``sigmoid(score)`` predicts the result. Rounds repeat with the new weights.
 
     python -m minichess.engine.tuning --variant minitchess --games 1000 --depth 4 --rounds 2 \
@@ -35,6 +36,8 @@ from minichess.variants import VariantDefinition, get_variant
 SCALE = math.log(10) / 400  # a score of 400 centipawns: 10 to 1 odds
 REGULARISATION = 2e-6
 MAX_PLIES = 300
+NEAR_MOVE_LIMIT = 30
+"""Positions this many plies or fewer before a move limit are not recorded."""
 
 
 @dataclass
@@ -68,7 +71,8 @@ def self_play(variant: VariantDefinition, weights: np.ndarray, games: int, depth
         recorded = []
         while not board.is_game_over() and len(board.move_stack) < MAX_PLIES:
             move = engine.play(board, Limit(depth=depth)).move
-            if board.piece_at(move.to_square) is None or move.drop:
+            quiet = board.piece_at(move.to_square) is None or move.drop
+            if quiet and not _near_move_limit(board):
                 recorded.append(features_of(board, weights))
             board.push(move)
         outcome = board.outcome()
@@ -78,6 +82,13 @@ def self_play(variant: VariantDefinition, weights: np.ndarray, games: int, depth
         rows.extend(recorded)
         results.extend([result] * len(recorded))
     return Samples(np.array(rows), np.array(results))
+
+
+def _near_move_limit(board: Board) -> bool:
+    """Whether a move limit will end the game soon whatever the material: such positions
+    would teach that material is worth little."""
+    limit = board.variant.move_limit
+    return limit > 0 and board.ply() > limit - NEAR_MOVE_LIMIT
 
 
 def fit(samples: Samples, start: np.ndarray, prior: np.ndarray,
