@@ -212,7 +212,7 @@ def _shift_forward(bits, colour, amount):
     return (bits >> amount) & ((1 << (64 - amount)) - 1)
 
 
-@kernel(INT(POSITION, TABLES, MOVES, INT, INT, INT, BOOL))
+@leaf_kernel
 def _pawn_moves(pos, tab, buf, n, colour, kinds, count_only):
     pawns = pos[BB + colour * 8 + PAWN]
     if pawns == 0:
@@ -291,7 +291,7 @@ def generate(pos, tab, buf, n, kinds, count_only):
     return n
 
 
-@kernel(INT(POSITION, TABLES, MOVES, INT, BOOL))
+@leaf_kernel
 def generate_pseudo_legal(pos, tab, buf, n, count_only):
     """All pseudo-legal moves, with compulsory capture applied where the variant has it."""
     if tab[FLAGS, F_COMPULSORY] != 0:

@@ -145,7 +145,7 @@ def _keep_legal(pos, tab, buf, end, undo, sp, count_only):
     return kept
 
 
-@kernel(INT(POSITION, TABLES, MOVES, UNDO, INT, BOOL))
+@leaf_kernel
 def _legal_moves(pos, tab, buf, undo, sp, count_only):
     """Legal moves into ``buf`` (or only their number, where no check test is needed)."""
     if tab[FLAGS, F_ROYALTY] != ROYALTY_CHECK:
