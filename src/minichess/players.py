@@ -1,7 +1,9 @@
 """Players: anything that chooses a move in a game, so that any two can play each other.
 
 A player has a ``name`` and one method, ``choose_move(game)``; it reads the position and the
-clocks from the :class:`~minichess.game.Game` and returns a legal move. The human player is in
+clocks from the :class:`~minichess.game.Game` and returns a legal move. A player that keeps
+something between games may also have ``new_game(variant)`` (called before each game, before
+its clock runs) and ``close()`` (called when it is no longer needed). The human player is in
 ``minichess.cli.play``, the external UCI engine in ``minichess.protocols.uci_client``.
 """
 
@@ -98,6 +100,10 @@ class EnginePlayer:
         self._null_move = null_move
         self._reductions = reductions
         self._starting_weights = starting_weights
+
+    def new_game(self, variant: VariantDefinition) -> None:
+        """Forget the previous game (transposition table, killers, history)."""
+        self.engine.new_game()
 
     def choose_move(self, game: Game) -> Move:
         """The engine's move within the time the game allows."""

@@ -185,18 +185,18 @@ class TimeOddsPlayer:
 
 
 def begin_game(player: Player, variant: VariantDefinition) -> None:
-    """Prepare ``player`` for a new game of ``variant``, before its clock runs: the engine
-    forgets the previous game; a UCI engine starts if needed and selects the variant."""
-    if isinstance(player, EnginePlayer):
-        player.engine.new_game()
-    elif isinstance(player, UciPlayer | TimeOddsPlayer):
-        player.new_game(variant)
+    """Prepare ``player`` for a new game of ``variant``, before its clock runs (players that
+    keep something between games have a ``new_game`` method: see ``minichess.players``)."""
+    new_game = getattr(player, "new_game", None)
+    if new_game is not None:
+        new_game(variant)
 
 
 def close_player(player: Player) -> None:
-    """Release what ``player`` holds (a UCI engine's process)."""
-    if isinstance(player, UciPlayer | TimeOddsPlayer):
-        player.close()
+    """Release what ``player`` holds (a UCI engine's process), if anything."""
+    close = getattr(player, "close", None)
+    if close is not None:
+        close()
 
 
 class _ScaledClocks:
