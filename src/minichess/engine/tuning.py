@@ -133,18 +133,25 @@ def tune(variant_name: str, games: int, depth: int, rounds: int, seed: int,
         report["rounds"].append({"positions": len(samples.results), "loss": round(loss, 5),
                                  "seconds": round(time.perf_counter() - started, 1)})
         print(json.dumps(report["rounds"][-1]), flush=True)
-    previous = WEIGHTS_DIR / f"{variant.name}.json"
-    kept_text = previous.read_text() if previous.exists() else None
-    save(variant, weights, {"games_per_round": games, "depth": depth, **report})
-    if verify:
+    about = {"games_per_round": games, "depth": depth, **report}
+    if not verify:
+        save(variant, weights, about)
+        return report
+    path = WEIGHTS_DIR / f"{variant.name}.json"
+    kept_text = path.read_text() if path.exists() else None
+    save(variant, weights, about)  # the verification's players load it
+    score = 0.0
+    try:
         score = _verification_score(variant, before, verify, seed)
+    finally:
         report["verification_score"] = score
         print(json.dumps({"verification_score": score}), flush=True)
-        if score <= 0.5:  # the new weights did not win: keep what was there
-            if kept_text is None:
-                previous.unlink()
-            else:
-                previous.write_text(kept_text)
+        if score > 0.5:
+            save(variant, weights, {**about, "verification_score": score})
+        elif kept_text is None:  # the new weights did not win: keep what was there
+            path.unlink()
+        else:
+            path.write_text(kept_text)
     return report
 
 
