@@ -20,8 +20,9 @@ BOOL = types.boolean
 NONE = types.none
 
 
-def kernel(signature):
-    """Compile a hot-path function that allocates no arrays, for exactly ``signature``.
+def kernel(signature=None):
+    """Compile a hot-path function that allocates no arrays, for exactly ``signature`` (at
+    import), or without one on its first call (for kernels only some commands need).
 
     Without numba's runtime the arrays passed between kernels are not reference counted on
     every call, which is most of the cost of a small kernel; such a kernel may not create
@@ -29,7 +30,7 @@ def kernel(signature):
     return njit(signature, cache=True, nogil=True, _nrt=False)
 
 
-def allocating_kernel(signature):
+def allocating_kernel(signature=None):
     """Compile a function that creates arrays (move buffers): an entry point, not a helper."""
     return njit(signature, cache=True, nogil=True)
 

@@ -7,10 +7,9 @@ see ``tuning.py``).
 """
 
 import numpy as np
-from numba import types
 
 from minichess.core.bits import ctz, popcount
-from minichess.core.jit import BOOL, INT, POSITION, TABLES, kernel, leaf_kernel
+from minichess.core.jit import kernel, leaf_kernel
 from minichess.core.layout import (
     BB,
     F_RANKS,
@@ -30,11 +29,8 @@ W_RESERVE = 24  # + piece type: per piece in reserve
 W_PLACEMENT = 32  # + piece type * 64 + square (seen from the owner's side)
 WEIGHT_COUNT = W_PLACEMENT + 8 * 64
 
-WEIGHTS = types.int64[::1]
-FEATURES = types.float64[::1]
 
-
-@kernel(INT(POSITION, TABLES, WEIGHTS, FEATURES, BOOL))
+@kernel()
 def evaluate(pos, tab, weights, features, record):
     """Score of the position in centipawns for the side to move.
 

@@ -12,14 +12,8 @@ with ``MATE - plies`` for a forced win.
 """
 
 import numpy as np
-from numba import types
 
 from minichess.core.jit import (
-    INT,
-    MOVES,
-    POSITION,
-    TABLES,
-    UNDO,
     allocating_kernel,
     kernel,
     leaf_kernel,
@@ -51,7 +45,7 @@ from minichess.core.rules import (
     generate_legal,
     rule_end,
 )
-from minichess.engine.evaluation import FEATURES, WEIGHTS, evaluate, piece_value
+from minichess.engine.evaluation import evaluate, piece_value
 
 MATE = 30000
 MATE_BOUND = MATE - 1000
@@ -84,13 +78,9 @@ STAGE_FULL, STAGE_REDUCED, STAGE_NULL_WINDOW = range(3)
 
 BOUND_EXACT, BOUND_LOWER, BOUND_UPPER = 1, 2, 3
 
-TT = types.int64[:, ::1]
-CONTROL = types.int64[::1]
-TABLE2D = types.int64[:, ::1]
-HISTORY = types.int64[:, ::1]
 
 
-@kernel(INT(TT, INT, INT, INT, INT, INT, INT, INT))
+@kernel()
 def tt_store(tt, key, move, score, depth, bound, ply, generation):
     """Store a search result, replacing an older or shallower entry."""
     slot = key & (tt.shape[0] - 1)
@@ -131,7 +121,7 @@ def tt_score(data, ply):
     return score
 
 
-@kernel(INT(POSITION, TABLES, WEIGHTS, FEATURES, CONTROL))
+@kernel()
 def static_eval(pos, tab, weights, scratch, control):
     """Evaluation plus the weaker levels' deterministic noise (``scratch``: unused features)."""
     score = evaluate(pos, tab, weights, scratch, False)
@@ -174,9 +164,7 @@ def is_capture(pos, move):
     return 1 if move & DROP == 0 and pos[MAILBOX + ((move >> 6) & 63)] != 0 else 0
 
 
-@kernel(
-    INT(POSITION, TABLES, WEIGHTS, MOVES, MOVES, INT, INT, INT, TABLE2D, HISTORY, INT)
-)
+@kernel()
 def score_moves(pos, tab, weights, moves, order, count, hash_move, ply, killers, history, colour):
     """Ordering keys: hash move, captures (best victim, cheapest attacker), promotions,
     killers, then quiet moves by history."""
@@ -213,7 +201,7 @@ def pick_next(moves, order, start, count):
     return moves[start]
 
 
-@kernel(INT(POSITION, TABLES, MOVES, UNDO, INT, INT))
+@kernel()
 def quiescence_moves(pos, tab, buf, undo, sp, checked):
     """Moves searched in quiescence: every legal move where the side must move that way anyway
     (in check, or captures are compulsory and there is one), else the legal captures. -1 where
@@ -229,9 +217,7 @@ def quiescence_moves(pos, tab, buf, undo, sp, checked):
     return n
 
 
-@allocating_kernel(
-    INT(POSITION, TABLES, WEIGHTS, UNDO, INT, INT, INT, INT, TT, TABLE2D, HISTORY, TABLE2D, CONTROL)
-)
+@allocating_kernel()
 def search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, killers, history, pv, control):
     """Search the position to ``depth`` plies in the window (alpha, beta); return the score.
 
