@@ -51,8 +51,8 @@ from minichess.variants.definition import Royalty
 LEVELS = range(1, 11)
 # level -> (deepest iteration, evaluation noise in centipawns); level 10 is full strength
 _LEVEL_SETTINGS = {
-    1: (1, 300), 2: (2, 200), 3: (2, 100), 4: (3, 60), 5: (3, 30),
-    6: (4, 20), 7: (5, 10), 8: (7, 5), 9: (10, 2), 10: (MAX_PLY - 8, 0),
+    1: (1, 300), 2: (2, 200), 3: (2, 80), 4: (3, 60), 5: (4, 40),
+    6: (5, 25), 7: (6, 15), 8: (7, 5), 9: (10, 2), 10: (MAX_PLY - 8, 0),
 }
 _ASPIRATION = 30
 
