@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import NamedTuple
 
 import numpy as np
 
@@ -32,6 +33,17 @@ from minichess.pieces import (
 from minichess.setup import Setup
 from minichess.variants import VariantDefinition, get_variant
 from minichess.variants.definition import Royalty
+
+
+class CoreState(NamedTuple):
+    """Copies of the compiled core's arrays for a position, for kernels outside the Board."""
+
+    position: np.ndarray
+    tables: np.ndarray
+    undo: np.ndarray
+    """The undo stack: the game's moves so far, then room for more."""
+    plies: int
+    """Moves in ``undo`` so far (where the next one goes)."""
 
 
 class Board:
@@ -170,6 +182,14 @@ class Board:
     def is_check(self) -> bool:
         """Whether the side to move's king is attacked (in every variant with a king)."""
         return bool(in_check(self._pos, self._tables, self._pos[L.STM]))
+
+    def core_state(self, extra_plies: int = 0) -> CoreState:
+        """Copies of the core's arrays for this position with room for ``extra_plies`` more
+        moves (the engine searches on them; the board is not changed)."""
+        plies = len(self.move_stack)
+        undo = new_undo_stack(plies + extra_plies + 2)
+        undo[:plies] = self._undo[:plies]
+        return CoreState(self._pos.copy(), self._tables, undo, plies)
 
     def zobrist_hash(self) -> int:
         """The position's Zobrist key (pieces, side to move, reserves)."""

@@ -20,8 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from minichess.board import Board
-from minichess.core.state import new_undo_stack
+from minichess.board import Board, CoreState
 from minichess.engine.search import (
     C_ABORTED,
     C_NODE_LIMIT,
@@ -267,10 +266,7 @@ class Engine:
         if limit.depth is not None:
             max_depth = min(max_depth, max(limit.depth, 1))
         budget = time_budget(board, limit, self.move_overhead)
-        pos = board._pos.copy()
-        sp = len(board.move_stack)
-        undo = new_undo_stack(sp + MAX_PLY + 8)
-        undo[:sp] = board._undo[:sp]
+        state = board.core_state(MAX_PLY + 8)
         control = self._control
         control[:] = 0
         control[C_NODE_LIMIT] = limit.nodes or 0
@@ -292,7 +288,7 @@ class Engine:
         try:
             score = 0
             for depth in range(1, max_depth + 1):
-                score = self._aspiration_search(board, pos, weights, undo, sp, depth, score)
+                score = self._aspiration_search(state, weights, depth, score)
                 if control[C_ABORTED] and depth > 1:
                     return
                 elapsed = time.perf_counter() - start
@@ -310,14 +306,16 @@ class Engine:
             if timer is not None:
                 timer.cancel()
 
-    def _aspiration_search(self, board, pos, weights, undo, sp, depth, previous) -> int:
+    def _aspiration_search(self, state: CoreState, weights: np.ndarray, depth: int,
+                           previous: int) -> int:
         delta = _ASPIRATION
         alpha, beta = (-INFINITE, INFINITE)
         if depth >= 4 and abs(previous) < MATE_BOUND:
             alpha, beta = previous - delta, previous + delta
         while True:
-            score = int(search(pos, board._tables, weights, undo, sp, depth, alpha, beta,
-                               self._tt, self._killers, self._history, self._pv, self._control))
+            score = int(search(state.position, state.tables, weights, state.undo, state.plies,
+                               depth, alpha, beta, self._tt, self._killers, self._history,
+                               self._pv, self._control))
             if self._control[C_ABORTED]:
                 return score
             if score <= alpha:

@@ -51,7 +51,8 @@ class Samples:
 def features_of(board: Board, weights: np.ndarray) -> np.ndarray:
     """The feature vector of the board's position."""
     features = np.zeros(WEIGHT_COUNT, dtype=np.float64)
-    evaluate(board._pos, board._tables, weights, features, True)
+    state = board.core_state()
+    evaluate(state.position, state.tables, weights, features, True)
     return features
 
 
