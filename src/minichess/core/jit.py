@@ -1,8 +1,9 @@
 """The decorators for compiled kernels: nopython, cached on disk, releasing the GIL.
 
-Kernels get explicit signatures. Without them numba compiles a separate copy of a kernel for
-every constant a caller passes (each ``kinds`` or ``count_only`` value), which multiplies the
-cold compile time.
+The rules core's kernels get explicit signatures: without them numba compiles a separate copy
+of a kernel for every constant a caller passes (each ``kinds`` or ``count_only`` value), which
+multiplies the cold compile time. The engine's kernels, called with no such constants, compile
+on first use, so commands that need no engine never compile it.
 """
 
 from numba import njit, types

@@ -6,7 +6,6 @@ the weights, so one kernel serves both the search (the score) and tuning (the fe
 see ``tuning.py``).
 """
 
-import numpy as np
 
 from minichess.core.bits import ctz, popcount
 from minichess.core.jit import kernel, leaf_kernel
@@ -79,7 +78,3 @@ def piece_value(pos, weights, sq):
     code = pos[MAILBOX + sq]
     return abs(weights[W_MATERIAL + (code & 7)]) if code != 0 else 0
 
-
-def no_features() -> np.ndarray:
-    """A placeholder feature array for calls that do not record features."""
-    return np.zeros(1, dtype=np.float64)
