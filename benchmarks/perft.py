@@ -26,7 +26,7 @@ CASES = {
     "minichess-classic": 7,
     "antichess": 6,
     "csc111": 9,
-    "chess36": 6,
+    "chess36": 7,
     "gardner": 6,
     "losalamos": 6,
 }

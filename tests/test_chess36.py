@@ -101,6 +101,28 @@ def test_check_by_knight_orthogonal_step_and_escape_to_its_jump_square(place, ta
     }
 
 
+def test_moving_the_only_neighbour_away_answers_a_knight_jump_check(place, legal):
+    # The black knight b3 jumps to a1 because the white pawn c4 stands beside it: check. After
+    # c4-c5 the knight has no neighbour and only steps to the squares around b3: a1 is safe,
+    # so the pawn move answers the check. The king may go to a2 (diagonal to b3: never
+    # attacked) or b1 (neither a jump nor next to b3); b2 is an orthogonal step of the knight.
+    board = place(C36, "Ka1 Pc4 nb3 kf6 pa5")
+    assert board.is_check()
+    assert legal(board) == {"c4c5", "a1a2", "a1b1"}
+
+
+def test_a_piece_arriving_beside_a_lone_knight_lets_it_jump_at_the_king(place, targets_of):
+    # The black knight c2 has no neighbour: it only steps around c2, so a1 (a jump square of
+    # c2) is not attacked. A white piece arriving on b1, c1 or d1 gives it a neighbour; it then
+    # jumps to a1 and the move would leave the king in check. The rook's other moves are legal.
+    board = place(C36, "Ka1 Re1 Pf2 nc2 kf6 pa5")
+    assert not board.is_check()
+    assert targets_of(board, "e1") == {"e2", "e3", "e4", "e5", "e6", "f1"}
+    # The king itself may go next to the knight on b1 (diagonal to c2, so not attacked once
+    # the knight jumps), but not on b2 (an orthogonal step of the knight); a2 is out of reach.
+    assert targets_of(board, "a1") == {"a2", "b1"}
+
+
 # --- bishop ------------------------------------------------------------------------------------
 
 

@@ -42,8 +42,13 @@ from minichess.core.layout import (
 )
 
 GEN_CAPTURES = 1
-GEN_QUIETS = 2
-GEN_ALL = 3
+GEN_STEPS = 2
+"""Moves onto empty squares."""
+GEN_DROPS = 4
+GEN_QUIETS = GEN_STEPS | GEN_DROPS
+GEN_ALL = GEN_CAPTURES | GEN_QUIETS
+EVERYWHERE = -1
+"""A square mask with every square (all bits set)."""
 _TOP_BIT = -(1 << 63)  # bit 63 as an int64
 
 
@@ -131,13 +136,11 @@ def piece_attacks(tab, moves, sq, occ):
     return att
 
 
-@kernel(BOOL(POSITION, TABLES, INT, INT))
-def square_attacked(pos, tab, sq, by):
-    """Whether any piece of colour ``by`` attacks ``sq``."""
-    occ = pos[BB] | pos[BB + 8]
+@kernel(INT(POSITION, TABLES, INT, INT, INT))
+def attackers(pos, tab, sq, by, occ):
+    """The pieces of colour ``by`` that attack ``sq`` when the board's occupancy is ``occ``."""
     base = BB + by * 8
-    if tab[PAWN_CAPTURE + 1 - by, sq] & pos[base + PAWN] != 0:
-        return True
+    found = tab[PAWN_CAPTURE + 1 - by, sq] & pos[base + PAWN]
     orthogonal = 0
     diagonal = 0
     for piece_type in range(2, 7):
@@ -149,19 +152,26 @@ def square_attacked(pos, tab, sq, by):
                 s = ctz(pieces)
                 moves = move_set(tab, piece_type, s, occ)
                 if (piece_attacks(tab, moves, s, occ) >> sq) & 1 != 0:
-                    return True
+                    found |= pieces & -pieces
                 pieces &= pieces - 1
             continue
-        if tab[LEAP + piece_type, sq] & pieces != 0:
-            return True
+        found |= tab[LEAP + piece_type, sq] & pieces
         slides = tab[FLAGS, F_SLIDES + piece_type]
         if slides & SLIDE_ORTHOGONAL:
             orthogonal |= pieces
         if slides & SLIDE_DIAGONAL:
             diagonal |= pieces
-    if orthogonal != 0 and slider_attacks(tab, SLIDE_ORTHOGONAL, sq, occ) & orthogonal != 0:
-        return True
-    return diagonal != 0 and slider_attacks(tab, SLIDE_DIAGONAL, sq, occ) & diagonal != 0
+    if orthogonal != 0:
+        found |= slider_attacks(tab, SLIDE_ORTHOGONAL, sq, occ) & orthogonal
+    if diagonal != 0:
+        found |= slider_attacks(tab, SLIDE_DIAGONAL, sq, occ) & diagonal
+    return found
+
+
+@leaf_kernel
+def square_attacked(pos, tab, sq, by):
+    """Whether any piece of colour ``by`` attacks ``sq``."""
+    return attackers(pos, tab, sq, by, pos[BB] | pos[BB + 8]) != 0
 
 
 @leaf_kernel
@@ -213,27 +223,62 @@ def _shift_forward(bits, colour, amount):
 
 
 @leaf_kernel
-def _pawn_moves(pos, tab, buf, n, colour, kinds, count_only):
-    pawns = pos[BB + colour * 8 + PAWN]
+def piece_moves(tab, buf, n, piece_type, sq, occ, targets, empty, kinds, count_only):
+    """The moves of one piece (not a pawn) of ``piece_type`` on ``sq`` that capture on
+    ``targets`` or go to ``empty`` squares, appended to ``buf`` from ``n`` (or counted)."""
+    moves = move_set(tab, piece_type, sq, occ)
+    att = piece_attacks(tab, moves, sq, occ)
+    if kinds & GEN_CAPTURES:
+        n = _emit(buf, n, sq, att & targets, count_only)
+    if kinds & GEN_STEPS:
+        n = _emit(buf, n, sq, (att | tab[QUIET + moves, sq]) & empty, count_only)
+    return n
+
+
+@leaf_kernel
+def _pawn_captures(tab, pawns, colour):
+    """The squares ``pawns`` of ``colour`` capture on, towards the lower and the higher file."""
+    # towards the lower file: +7 for White, -9 for Black; higher file: +9 / -7
+    to_lower, to_higher = (7, 9) if colour == 0 else (9, 7)
+    lower = _shift_forward(pawns & tab[MASKS, M_NOT_FIRST_FILE], colour, to_lower)
+    higher = _shift_forward(pawns & tab[MASKS, M_NOT_LAST_FILE], colour, to_higher)
+    return lower, higher
+
+
+@kernel(INT(POSITION, TABLES, INT, INT))
+def attacked_squares(pos, tab, by, occ):
+    """Every square a piece of colour ``by`` attacks when the board's occupancy is ``occ``."""
+    base = BB + by * 8
+    lower, higher = _pawn_captures(tab, pos[base + PAWN], by)
+    att = lower | higher
+    for piece_type in range(2, 7):
+        pieces = pos[base + piece_type]
+        while pieces != 0:
+            sq = ctz(pieces)
+            att |= piece_attacks(tab, move_set(tab, piece_type, sq, occ), sq, occ)
+            pieces &= pieces - 1
+    return att & tab[MASKS, M_BOARD]
+
+
+@leaf_kernel
+def _pawn_moves(pos, tab, buf, n, colour, kinds, count_only, movers, allowed):
+    pawns = pos[BB + colour * 8 + PAWN] & movers
     if pawns == 0:
         return n
     empty = ~(pos[BB] | pos[BB + 8]) & tab[MASKS, M_BOARD]
     promotion_rank = tab[MASKS, M_PROMOTION_RANK + colour]
     forward = 8 if colour == 0 else -8
     if kinds & GEN_CAPTURES:
-        theirs = pos[BB + (1 - colour) * 8]
-        # towards the lower file: +7 for White, -9 for Black; higher file: +9 / -7
-        to_lower, to_higher = (7, 9) if colour == 0 else (9, 7)
-        lower = _shift_forward(pawns & tab[MASKS, M_NOT_FIRST_FILE], colour, to_lower)
-        higher = _shift_forward(pawns & tab[MASKS, M_NOT_LAST_FILE], colour, to_higher)
+        theirs = pos[BB + (1 - colour) * 8] & allowed
+        lower, higher = _pawn_captures(tab, pawns, colour)
         n = _emit_pawns(tab, buf, n, lower & theirs, forward - 1, promotion_rank, count_only)
         n = _emit_pawns(tab, buf, n, higher & theirs, forward + 1, promotion_rank, count_only)
-    if kinds & GEN_QUIETS:
+    if kinds & GEN_STEPS:
         single = _shift_forward(pawns, colour, 8) & empty
-        n = _emit_pawns(tab, buf, n, single, forward, promotion_rank, count_only)
+        n = _emit_pawns(tab, buf, n, single & allowed, forward, promotion_rank, count_only)
         if tab[FLAGS, F_DOUBLE_STEP] != 0:
             double = _shift_forward(single & tab[MASKS, M_DOUBLE_STEP + colour], colour, 8) & empty
-            n = _emit_pawns(tab, buf, n, double, 2 * forward, promotion_rank, count_only)
+            n = _emit_pawns(tab, buf, n, double & allowed, 2 * forward, promotion_rank, count_only)
     return n
 
 
@@ -262,9 +307,11 @@ def _drops(pos, tab, buf, n, colour, count_only):
     return n
 
 
-@kernel(INT(POSITION, TABLES, MOVES, INT, INT, BOOL))
-def generate(pos, tab, buf, n, kinds, count_only):
-    """Pseudo-legal moves of the side to move of the given ``kinds`` (GEN_* bits).
+@kernel(INT(POSITION, TABLES, MOVES, INT, INT, BOOL, INT, INT))
+def generate(pos, tab, buf, n, kinds, count_only, movers, allowed):
+    """Pseudo-legal moves of the given ``kinds`` (GEN_* bits) of the side to move's pieces on
+    ``movers`` to squares in ``allowed`` (EVERYWHERE for all). Drops count as moves of the
+    king (which brings the piece back), wherever they go.
 
     Appends them to ``buf`` from index ``n`` (or only counts them when ``count_only``) and
     returns the new end index. Compulsory capture is not applied here.
@@ -273,20 +320,17 @@ def generate(pos, tab, buf, n, kinds, count_only):
     own = pos[BB + colour * 8]
     theirs = pos[BB + (1 - colour) * 8]
     occ = own | theirs
-    empty = ~occ & tab[MASKS, M_BOARD]
-    n = _pawn_moves(pos, tab, buf, n, colour, kinds, count_only)
+    empty = ~occ & tab[MASKS, M_BOARD] & allowed
+    n = _pawn_moves(pos, tab, buf, n, colour, kinds, count_only, movers, allowed)
+    theirs &= allowed
     for piece_type in range(2, 7):
-        pieces = pos[BB + colour * 8 + piece_type]
+        pieces = pos[BB + colour * 8 + piece_type] & movers
         while pieces != 0:
             sq = ctz(pieces)
             pieces &= pieces - 1
-            moves = move_set(tab, piece_type, sq, occ)
-            att = piece_attacks(tab, moves, sq, occ)
-            if kinds & GEN_CAPTURES:
-                n = _emit(buf, n, sq, att & theirs, count_only)
-            if kinds & GEN_QUIETS:
-                n = _emit(buf, n, sq, (att | tab[QUIET + moves, sq]) & empty, count_only)
-    if kinds & GEN_QUIETS and tab[FLAGS, F_REENTRY] != 0:
+            n = piece_moves(tab, buf, n, piece_type, sq, occ, theirs, empty, kinds, count_only)
+    king = pos[BB + colour * 8 + KING]
+    if kinds & GEN_DROPS and tab[FLAGS, F_REENTRY] != 0 and movers & king != 0:
         n = _drops(pos, tab, buf, n, colour, count_only)
     return n
 
@@ -295,8 +339,8 @@ def generate(pos, tab, buf, n, kinds, count_only):
 def generate_pseudo_legal(pos, tab, buf, n, count_only):
     """All pseudo-legal moves, with compulsory capture applied where the variant has it."""
     if tab[FLAGS, F_COMPULSORY] != 0:
-        end = generate(pos, tab, buf, n, GEN_CAPTURES, count_only)
+        end = generate(pos, tab, buf, n, GEN_CAPTURES, count_only, EVERYWHERE, EVERYWHERE)
         if end != n:
             return end
-        return generate(pos, tab, buf, n, GEN_QUIETS, count_only)
-    return generate(pos, tab, buf, n, GEN_ALL, count_only)
+        return generate(pos, tab, buf, n, GEN_QUIETS, count_only, EVERYWHERE, EVERYWHERE)
+    return generate(pos, tab, buf, n, GEN_ALL, count_only, EVERYWHERE, EVERYWHERE)

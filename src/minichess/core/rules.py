@@ -17,7 +17,6 @@ from minichess.core.jit import (
 from minichess.core.layout import (
     BB,
     BISHOP,
-    DROP,
     END_CHECKMATE,
     END_FIFTY_MOVES,
     END_INSUFFICIENT_MATERIAL,
@@ -34,6 +33,7 @@ from minichess.core.layout import (
     F_MINOR_DRAW,
     F_MOVE_LIMIT,
     F_NO_MOVES,
+    F_REENTRY,
     F_REPETITION,
     F_ROYALTY,
     F_SLIDES,
@@ -42,6 +42,10 @@ from minichess.core.layout import (
     HASH,
     KING,
     KNIGHT,
+    LEAP,
+    M_BOARD,
+    MAILBOX,
+    MASKS,
     MAX_MOVES,
     NEIGHBOURS,
     PAWN,
@@ -54,12 +58,18 @@ from minichess.core.layout import (
     STM,
 )
 from minichess.core.movegen import (
+    EVERYWHERE,
     GEN_ALL,
     GEN_CAPTURES,
+    GEN_DROPS,
     GEN_QUIETS,
+    attacked_squares,
+    attackers,
     generate,
     generate_pseudo_legal,
     in_check,
+    move_set,
+    piece_moves,
     slider_attacks,
     square_attacked,
 )
@@ -77,88 +87,152 @@ def end_code(reason, result):
     return reason * 4 + result + 1
 
 
-@kernel(INT(POSITION, TABLES, INT))
-def _suspects(pos, tab, colour):
-    """Squares a move must touch (from or to) to possibly leave ``colour``'s king attacked,
-    when that king is not in check now: the king itself, pieces pinned against it, and the
-    neighbourhoods of enemy pieces whose moves depend on their neighbours (chess36 knights).
-    Any other move leaves every enemy attack on the king as it was."""
-    king = pos[BB + colour * 8 + KING]
-    ksq = ctz(king)
-    other = 1 - colour
-    occ = pos[BB] | pos[BB + 8]
-    own = pos[BB + colour * 8] ^ king
-    suspects = king
+@leaf_kernel
+def _pinned(pos, tab, colour, ksq, occ):
+    """``colour``'s pieces that shield its king on ``ksq`` from an enemy slider."""
+    own = pos[BB + colour * 8]
+    pinned = 0
     for kind in (SLIDE_ORTHOGONAL, SLIDE_DIAGONAL):
         snipers = 0
         for piece_type in range(2, 7):
             if tab[FLAGS, F_SLIDES + piece_type] & kind:
-                snipers |= pos[BB + other * 8 + piece_type]
+                snipers |= pos[BB + (1 - colour) * 8 + piece_type]
         if snipers == 0:
             continue
         shields = slider_attacks(tab, kind, ksq, occ) & own
         while shields != 0:
             shield = shields & -shields
             if slider_attacks(tab, kind, ksq, occ ^ shield) & snipers != 0:
-                suspects |= shield
+                pinned |= shield
             shields ^= shield
+    return pinned
+
+
+@leaf_kernel
+def _neighbour_zones(pos, tab, colour, occ):
+    """Squares a move by ``colour`` must not touch (from or to) for its enemies' attacks to
+    stay as they are, where some enemy pieces move differently without a neighbour (chess36
+    knights): around such a piece without neighbours, every square (a piece arriving there
+    changes its moves); with one neighbour, that neighbour's square (it may leave). With two
+    or more, no single move can leave it alone. EVERYWHERE when such a piece also slides."""
+    zones = 0
+    if tab[FLAGS, F_ANY_ISOLATED] == 0:
+        return zones
     for piece_type in range(2, 7):
         if tab[FLAGS, F_ISOLATED + piece_type] == 0:
             continue
         if tab[FLAGS, F_SLIDES + piece_type] | tab[FLAGS, F_SLIDES + piece_type + 8] != 0:
-            return -1  # its attacks may change with any move: suspect everything
-        pieces = pos[BB + other * 8 + piece_type]
+            return EVERYWHERE
+        pieces = pos[BB + (1 - colour) * 8 + piece_type]
         while pieces != 0:
-            sq = ctz(pieces)
-            suspects |= tab[NEIGHBOURS, sq] | (pieces & -pieces)
+            around = tab[NEIGHBOURS, ctz(pieces)]
+            if around & occ == 0:
+                zones |= around
+            elif around & occ & (around & occ) - 1 == 0:
+                zones |= around & occ
             pieces &= pieces - 1
-    return suspects
+    return zones
 
 
-@kernel(INT(POSITION, TABLES, MOVES, INT, UNDO, INT, BOOL))
-def _keep_legal(pos, tab, buf, end, undo, sp, count_only):
-    """Remove the moves in ``buf[:end]`` that leave the king attacked and return how many are
-    left (with ``count_only`` the buffer is left as it is). Only suspect moves are tried."""
+@leaf_kernel
+def _check_blocks(pos, tab, ksq, checker, occ):
+    """The squares between the king on ``ksq`` and a lone ``checker`` (a bitboard) on which
+    a piece blocks the check: none unless the checker attacks by sliding only."""
+    csq = ctz(checker)
+    moves = move_set(tab, pos[MAILBOX + csq] & 7, csq, occ)
+    if (tab[LEAP + moves, csq] >> ksq) & 1 != 0:
+        return 0
+    slides = tab[FLAGS, F_SLIDES + moves]
+    for kind in (SLIDE_ORTHOGONAL, SLIDE_DIAGONAL):
+        if slides & kind:
+            from_king = slider_attacks(tab, kind, ksq, occ)
+            if from_king & checker != 0:
+                return from_king & slider_attacks(tab, kind, csq, occ)
+    return 0
+
+
+@kernel(INT(POSITION, TABLES, MOVES, INT, INT, UNDO, INT))
+def _keep_legal(pos, tab, buf, start, end, undo, sp):
+    """Try each move in ``buf[start:end]`` on the board; keep those that do not leave the
+    king attacked, packed from ``start``, and return how many were kept."""
     colour = pos[STM]
-    suspects = -1 if in_check(pos, tab, colour) else _suspects(pos, tab, colour)
-    king = pos[BB + colour * 8 + KING]
-    plain_king_moves = tab[FLAGS, F_ANY_ISOLATED] == 0
-    kept = 0
-    for i in range(end):
+    kept = start
+    for i in range(start, end):
         move = buf[i]
-        origin = 1 << (move & 63)
-        touched = origin | (1 << ((move >> 6) & 63))
-        legal = True
-        if origin == king and plain_king_moves and move & DROP == 0:
-            # the king is safe where no enemy attacks, with the king lifted off its square
-            pos[BB + colour * 8] ^= king
-            legal = not square_attacked(pos, tab, (move >> 6) & 63, 1 - colour)
-            pos[BB + colour * 8] ^= king
-        elif touched & suspects != 0 or move & DROP != 0:
-            make_move(pos, tab, move, undo, sp)
-            legal = not in_check(pos, tab, colour)
-            unmake_move(pos, tab, undo, sp)
+        make_move(pos, tab, move, undo, sp)
+        legal = not in_check(pos, tab, colour)
+        unmake_move(pos, tab, undo, sp)
         if legal:
-            if not count_only:
-                buf[kept] = move
+            buf[kept] = move
             kept += 1
-    return kept
+    return kept - start
+
+
+@kernel(INT(POSITION, TABLES, MOVES, UNDO, INT, INT, BOOL))
+def legal_moves_of_kinds(pos, tab, buf, undo, sp, kinds, count_only):
+    """Legal moves of the given ``kinds`` (GEN_* bits) where the king is royal, written into
+    ``buf`` from index 0 (or only counted); returns their number.
+
+    Most moves are known legal from where they go and are counted by popcount: a piece that
+    is not pinned must go where it resolves the check (anywhere when there is none), the king
+    where no enemy attacks. Only the moves of pinned pieces, the moves touching the zones
+    where an enemy piece's moves may change (see ``_neighbour_zones``) and drops are tried on
+    the board one by one."""
+    colour = pos[STM]
+    king = pos[BB + colour * 8 + KING]
+    if king == 0:
+        return generate(pos, tab, buf, 0, kinds, count_only, EVERYWHERE, EVERYWHERE)
+    ksq = ctz(king)
+    own = pos[BB + colour * 8]
+    theirs = pos[BB + (1 - colour) * 8]
+    occ = own | theirs
+    zones = _neighbour_zones(pos, tab, colour, occ)
+    plain_king = king & zones == 0
+    if plain_king:
+        # the squares the king may not go to, and whether it is in check now
+        danger = attacked_squares(pos, tab, 1 - colour, occ ^ king)
+        checked = danger & king != 0
+    else:
+        checked = square_attacked(pos, tab, ksq, 1 - colour)
+    resolving = EVERYWHERE
+    if checked:
+        checkers = attackers(pos, tab, ksq, 1 - colour, occ)
+        resolving = 0
+        if checkers & (checkers - 1) == 0:
+            resolving = checkers | _check_blocks(pos, tab, ksq, checkers, occ)
+    tried = (_pinned(pos, tab, colour, ksq, occ) | zones) & own
+    moves = kinds & ~GEN_DROPS
+    free = own & ~tried & ~king
+    n = 0
+    if free != 0 and resolving != 0:
+        n = generate(pos, tab, buf, 0, moves, count_only, free, resolving & ~zones)
+    if plain_king:
+        safe = ~danger & ~zones & tab[MASKS, M_BOARD]
+        n = piece_moves(tab, buf, n, KING, ksq, occ, theirs & safe, ~occ & safe, moves, count_only)
+    start = 0 if count_only else n
+    end = start
+    if tried != 0:
+        end = generate(pos, tab, buf, end, moves, False, tried, EVERYWHERE)
+    if zones != 0:
+        end = generate(pos, tab, buf, end, moves, False, own & ~tried, zones)
+    if kinds & GEN_DROPS and tab[FLAGS, F_REENTRY] != 0:
+        end = generate(pos, tab, buf, end, GEN_DROPS, False, king, EVERYWHERE)
+    if end == start:
+        return n
+    return n + _keep_legal(pos, tab, buf, start, end, undo, sp)
 
 
 @leaf_kernel
 def _legal_moves(pos, tab, buf, undo, sp, count_only):
-    """Legal moves into ``buf`` (or only their number, where no check test is needed)."""
+    """Legal moves into ``buf`` (or only their number, by popcount where it can be)."""
     if tab[FLAGS, F_ROYALTY] != ROYALTY_CHECK:
         return generate_pseudo_legal(pos, tab, buf, 0, count_only)
     if tab[FLAGS, F_COMPULSORY] != 0:
-        n = generate(pos, tab, buf, 0, GEN_CAPTURES, False)
-        n = _keep_legal(pos, tab, buf, n, undo, sp, count_only)
+        n = legal_moves_of_kinds(pos, tab, buf, undo, sp, GEN_CAPTURES, count_only)
         if n != 0:
             return n
-        n = generate(pos, tab, buf, 0, GEN_QUIETS, False)
-        return _keep_legal(pos, tab, buf, n, undo, sp, count_only)
-    n = generate(pos, tab, buf, 0, GEN_ALL, False)
-    return _keep_legal(pos, tab, buf, n, undo, sp, count_only)
+        return legal_moves_of_kinds(pos, tab, buf, undo, sp, GEN_QUIETS, count_only)
+    return legal_moves_of_kinds(pos, tab, buf, undo, sp, GEN_ALL, count_only)
 
 
 @kernel(INT(POSITION, TABLES, MOVES, UNDO, INT))

@@ -35,14 +35,14 @@ from minichess.core.layout import (
     ROOK,
     STM,
 )
-from minichess.core.movegen import GEN_CAPTURES, generate, in_check
+from minichess.core.movegen import EVERYWHERE, GEN_CAPTURES, generate, in_check
 from minichess.core.position import make_move, make_null_move, unmake_move, unmake_null_move
 from minichess.core.rules import (
     END_NONE,
     ROYALTY_CHECK,
-    _keep_legal,
     earlier_occurrences,
     generate_legal,
+    legal_moves_of_kinds,
     rule_end,
 )
 from minichess.engine.evaluation import evaluate, piece_value
@@ -211,10 +211,9 @@ def quiescence_moves(pos, tab, buf, undo, sp, checked):
         if checked == 0 and n > 0 and is_capture(pos, buf[0]) == 0:
             return -1
         return n
-    n = generate(pos, tab, buf, 0, GEN_CAPTURES, False)
     if tab[FLAGS, F_ROYALTY] == ROYALTY_CHECK:
-        n = _keep_legal(pos, tab, buf, n, undo, sp, False)
-    return n
+        return legal_moves_of_kinds(pos, tab, buf, undo, sp, GEN_CAPTURES, False)
+    return generate(pos, tab, buf, 0, GEN_CAPTURES, False, EVERYWHERE, EVERYWHERE)
 
 
 @allocating_kernel()

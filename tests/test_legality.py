@@ -1,0 +1,62 @@
+"""Legal move generation against the definition of legality itself.
+
+Where the king is royal, the core counts most moves legal from where they go (check masks,
+pins, the zones around chess36 knights) and tries only the rest on the board. Here every
+pseudo-legal move is tried on the board instead, the plain definition: a move is legal when it
+does not leave the mover's king attacked. chess36 has no outside oracle, so this is its
+cross-check on thousands of positions, drops and lone knights included.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from minichess import Board, Move
+from minichess.core.layout import MAX_MOVES, STM
+from minichess.core.movegen import EVERYWHERE, GEN_ALL, generate, in_check
+from minichess.core.position import make_move, unmake_move
+from minichess.core.rules import count_legal
+from minichess.variants.catalog import VARIANTS
+from minichess.variants.definition import Royalty
+
+ROYAL_VARIANTS = [name for name, v in VARIANTS.items() if v.royalty == Royalty.CHECK]
+
+
+def legal_by_trying_every_move(board: Board) -> set[Move]:
+    """The pseudo-legal moves that do not leave the mover's king attacked."""
+    state = board.core_state(extra_plies=1)
+    pos, tab, undo = state.position, state.tables, state.undo
+    buf = np.zeros(MAX_MOVES, dtype=np.int64)
+    n = generate(pos, tab, buf, 0, GEN_ALL, False, EVERYWHERE, EVERYWHERE)
+    colour = pos[STM]
+    legal = set()
+    for code in buf[:n]:
+        make_move(pos, tab, code, undo, state.plies)
+        if not in_check(pos, tab, colour):
+            legal.add(Move.from_code(int(code)))
+        unmake_move(pos, tab, undo, state.plies)
+    return legal
+
+
+def counted_legal(board: Board) -> int:
+    """The number of legal moves as perft's bulk counting finds it."""
+    state = board.core_state(extra_plies=1)
+    buf = np.zeros(MAX_MOVES, dtype=np.int64)
+    return count_legal(state.position, state.tables, buf, state.undo, state.plies)
+
+
+@pytest.mark.parametrize("variant", ROYAL_VARIANTS)
+def test_legal_moves_are_the_moves_that_keep_the_king_safe(variant):
+    rng = random.Random(36)
+    positions = 0
+    while positions < 3000:
+        board = Board(variant)
+        while not board.is_game_over() and board.ply() < 120:
+            moves = board.legal_moves
+            assert set(moves) == legal_by_trying_every_move(board), board.fen()
+            assert len(moves) == len(set(moves)) == counted_legal(board), board.fen()
+            positions += 1
+            board.push(rng.choice(moves))
