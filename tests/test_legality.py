@@ -30,7 +30,7 @@ def legal_by_trying_every_move(board: Board) -> set[Move]:
     state = board.core_state(extra_plies=1)
     pos, tab, undo = state.position, state.tables, state.undo
     buf = np.zeros(MAX_MOVES, dtype=np.int64)
-    n = generate(pos, tab, buf, 0, GEN_ALL, False, EVERYWHERE, EVERYWHERE)
+    n = generate(pos, tab, buf, 0, GEN_ALL, EVERYWHERE, EVERYWHERE)
     colour = pos[STM]
     legal = set()
     for code in buf[:n]:

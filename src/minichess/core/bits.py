@@ -90,27 +90,9 @@ else:
 
         return types.int64(types.int64, types.int64), codegen
 
-    @njit(inline="always", cache=True)
-    def popcount(x):
-        """Number of set bits."""
-        return _ctpop(x)
+    # the intrinsics themselves: no function of numba's to type and inline at every use
+    popcount = _ctpop
+    ctz = _cttz
+    clz = _ctlz
 
-    @njit(inline="always", cache=True)
-    def ctz(x):
-        """Index of the lowest set bit (x must not be 0)."""
-        return _cttz(x)
-
-    @njit(inline="always", cache=True)
-    def clz(x):
-        """Number of zero bits above the highest set bit (x must not be 0)."""
-        return _ctlz(x)
-
-    if HAS_FAST_PEXT:
-
-        @njit(inline="always", cache=True)
-        def pext(x, mask):
-            """Parallel bit extract: the bits of ``x`` selected by ``mask``, packed low."""
-            return _pext(x, mask)
-
-    else:
-        pext = njit(cache=True)(_py_pext)
+    pext = _pext if HAS_FAST_PEXT else njit(cache=True)(_py_pext)

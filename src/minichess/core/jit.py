@@ -32,7 +32,10 @@ def kernel(signature=None):
 
 
 def allocating_kernel(signature=None):
-    """Compile a function that creates arrays (move buffers): an entry point, not a helper."""
+    """Compile a function that creates arrays (move buffers): an entry point, not a helper.
+
+    Its own array accesses are reference counted, so it should hand the arrays it creates to
+    a ``kernel`` that does the work."""
     return njit(signature, cache=True, nogil=True)
 
 

@@ -307,40 +307,62 @@ def _drops(pos, tab, buf, n, colour, count_only):
     return n
 
 
-@kernel(INT(POSITION, TABLES, MOVES, INT, INT, BOOL, INT, INT))
-def generate(pos, tab, buf, n, kinds, count_only, movers, allowed):
+def _pseudo_legal_kernel(count_only: bool, doc: str):
+    """The pseudo-legal move generator compiled for writing moves or for counting them
+    (``count_only`` is a constant of the compiled code, which keeps only what it needs)."""
+
+    def pseudo_legal(pos, tab, buf, n, kinds, movers, allowed):
+        colour = pos[STM]
+        own = pos[BB + colour * 8]
+        theirs = pos[BB + (1 - colour) * 8]
+        occ = own | theirs
+        empty = ~occ & tab[MASKS, M_BOARD] & allowed
+        n = _pawn_moves(pos, tab, buf, n, colour, kinds, count_only, movers, allowed)
+        theirs &= allowed
+        for piece_type in range(2, 7):
+            pieces = pos[BB + colour * 8 + piece_type] & movers
+            while pieces != 0:
+                sq = ctz(pieces)
+                pieces &= pieces - 1
+                n = piece_moves(tab, buf, n, piece_type, sq, occ, theirs, empty, kinds, count_only)
+        king = pos[BB + colour * 8 + KING]
+        if kinds & GEN_DROPS and tab[FLAGS, F_REENTRY] != 0 and movers & king != 0:
+            n = _drops(pos, tab, buf, n, colour, count_only)
+        return n
+
+    pseudo_legal.__doc__ = doc
+    return kernel(INT(POSITION, TABLES, MOVES, INT, INT, INT, INT))(pseudo_legal)
+
+
+generate = _pseudo_legal_kernel(
+    False,
     """Pseudo-legal moves of the given ``kinds`` (GEN_* bits) of the side to move's pieces on
     ``movers`` to squares in ``allowed`` (EVERYWHERE for all). Drops count as moves of the
     king (which brings the piece back), wherever they go.
 
-    Appends them to ``buf`` from index ``n`` (or only counts them when ``count_only``) and
-    returns the new end index. Compulsory capture is not applied here.
-    """
-    colour = pos[STM]
-    own = pos[BB + colour * 8]
-    theirs = pos[BB + (1 - colour) * 8]
-    occ = own | theirs
-    empty = ~occ & tab[MASKS, M_BOARD] & allowed
-    n = _pawn_moves(pos, tab, buf, n, colour, kinds, count_only, movers, allowed)
-    theirs &= allowed
-    for piece_type in range(2, 7):
-        pieces = pos[BB + colour * 8 + piece_type] & movers
-        while pieces != 0:
-            sq = ctz(pieces)
-            pieces &= pieces - 1
-            n = piece_moves(tab, buf, n, piece_type, sq, occ, theirs, empty, kinds, count_only)
-    king = pos[BB + colour * 8 + KING]
-    if kinds & GEN_DROPS and tab[FLAGS, F_REENTRY] != 0 and movers & king != 0:
-        n = _drops(pos, tab, buf, n, colour, count_only)
-    return n
+    Appends them to ``buf`` from index ``n`` and returns the new end index. Compulsory capture
+    is not applied here.""",
+)
+count_moves = _pseudo_legal_kernel(
+    True, """``n`` plus the number of moves ``generate`` would write (``buf`` is left as it is)."""
+)
+
+
+@leaf_kernel
+def generate_or_count(pos, tab, buf, n, kinds, count_only, movers, allowed):
+    """``generate``, or with ``count_only`` add the number of those moves to ``n``."""
+    if count_only:
+        return count_moves(pos, tab, buf, n, kinds, movers, allowed)
+    return generate(pos, tab, buf, n, kinds, movers, allowed)
 
 
 @leaf_kernel
 def generate_pseudo_legal(pos, tab, buf, n, count_only):
     """All pseudo-legal moves, with compulsory capture applied where the variant has it."""
+    kinds = GEN_ALL
     if tab[FLAGS, F_COMPULSORY] != 0:
-        end = generate(pos, tab, buf, n, GEN_CAPTURES, count_only, EVERYWHERE, EVERYWHERE)
-        if end != n:
-            return end
-        return generate(pos, tab, buf, n, GEN_QUIETS, count_only, EVERYWHERE, EVERYWHERE)
-    return generate(pos, tab, buf, n, GEN_ALL, count_only, EVERYWHERE, EVERYWHERE)
+        kinds = GEN_CAPTURES
+    end = generate_or_count(pos, tab, buf, n, kinds, count_only, EVERYWHERE, EVERYWHERE)
+    if end != n or kinds == GEN_ALL:
+        return end
+    return generate_or_count(pos, tab, buf, n, GEN_QUIETS, count_only, EVERYWHERE, EVERYWHERE)

@@ -5,7 +5,7 @@ halfmove clock and the hash before the move. Row ``sp`` of ``undo`` therefore al
 hash of the position after ``sp`` moves, which the repetition rule reads.
 """
 
-from minichess.core.jit import INT, NONE, POSITION, TABLES, UNDO, kernel
+from minichess.core.jit import INT, NONE, POSITION, TABLES, UNDO, kernel, leaf_kernel
 from minichess.core.layout import (
     BB,
     DROP,
@@ -33,9 +33,11 @@ NULL_MOVE = 0
 """The move code of a null move (a1 to a1: never a real move)."""
 
 
-@kernel(NONE(POSITION, TABLES, INT, UNDO, INT))
-def make_move(pos, tab, move, undo, sp):
-    """Play ``move`` (pseudo-legal for the side to move) in place, saving undo data at ``sp``."""
+@leaf_kernel
+def play(pos, tab, move, undo, sp):
+    """Play ``move`` (pseudo-legal for the side to move) in place, saving undo data at ``sp``.
+
+    Compiled into the caller (for the hottest loops); ``make_move`` is the same as a kernel."""
     colour = pos[STM]
     other = 1 - colour
     undo[sp, UNDO_MOVE] = move
@@ -86,9 +88,9 @@ def make_move(pos, tab, move, undo, sp):
     pos[HASH] = h ^ tab[ZOBRIST_MISC, 0]
 
 
-@kernel(NONE(POSITION, TABLES, UNDO, INT))
-def unmake_move(pos, tab, undo, sp):
-    """Take back the move saved at ``undo[sp]``."""
+@leaf_kernel
+def take_back(pos, tab, undo, sp):
+    """Take back the move saved at ``undo[sp]`` (compiled into the caller, see ``play``)."""
     move = undo[sp, UNDO_MOVE]
     other = pos[STM]
     colour = 1 - other
@@ -122,6 +124,18 @@ def unmake_move(pos, tab, undo, sp):
     pos[PLY] -= 1
     pos[HALFMOVE] = undo[sp, UNDO_HALFMOVE]
     pos[HASH] = undo[sp, UNDO_HASH]
+
+
+@kernel(NONE(POSITION, TABLES, INT, UNDO, INT))
+def make_move(pos, tab, move, undo, sp):
+    """Play ``move`` (pseudo-legal for the side to move) in place, saving undo data at ``sp``."""
+    play(pos, tab, move, undo, sp)
+
+
+@kernel(NONE(POSITION, TABLES, UNDO, INT))
+def unmake_move(pos, tab, undo, sp):
+    """Take back the move saved at ``undo[sp]``."""
+    take_back(pos, tab, undo, sp)
 
 
 @kernel(NONE(POSITION, TABLES, UNDO, INT))

@@ -66,6 +66,7 @@ from minichess.core.movegen import (
     attacked_squares,
     attackers,
     generate,
+    generate_or_count,
     generate_pseudo_legal,
     in_check,
     move_set,
@@ -73,7 +74,7 @@ from minichess.core.movegen import (
     slider_attacks,
     square_attacked,
 )
-from minichess.core.position import UNDO_HASH, make_move, unmake_move
+from minichess.core.position import UNDO_HASH, make_move, play, take_back, unmake_move
 
 ROYALTY_CAPTURE = 1
 ROYALTY_CHECK = 2
@@ -181,7 +182,7 @@ def legal_moves_of_kinds(pos, tab, buf, undo, sp, kinds, count_only):
     colour = pos[STM]
     king = pos[BB + colour * 8 + KING]
     if king == 0:
-        return generate(pos, tab, buf, 0, kinds, count_only, EVERYWHERE, EVERYWHERE)
+        return generate_or_count(pos, tab, buf, 0, kinds, count_only, EVERYWHERE, EVERYWHERE)
     ksq = ctz(king)
     own = pos[BB + colour * 8]
     theirs = pos[BB + (1 - colour) * 8]
@@ -205,18 +206,18 @@ def legal_moves_of_kinds(pos, tab, buf, undo, sp, kinds, count_only):
     free = own & ~tried & ~king
     n = 0
     if free != 0 and resolving != 0:
-        n = generate(pos, tab, buf, 0, moves, count_only, free, resolving & ~zones)
+        n = generate_or_count(pos, tab, buf, 0, moves, count_only, free, resolving & ~zones)
     if plain_king:
         safe = ~danger & ~zones & tab[MASKS, M_BOARD]
         n = piece_moves(tab, buf, n, KING, ksq, occ, theirs & safe, ~occ & safe, moves, count_only)
     start = 0 if count_only else n
     end = start
     if tried != 0:
-        end = generate(pos, tab, buf, end, moves, False, tried, EVERYWHERE)
+        end = generate(pos, tab, buf, end, moves, tried, EVERYWHERE)
     if zones != 0:
-        end = generate(pos, tab, buf, end, moves, False, own & ~tried, zones)
+        end = generate(pos, tab, buf, end, moves, own & ~tried, zones)
     if kinds & GEN_DROPS and tab[FLAGS, F_REENTRY] != 0:
-        end = generate(pos, tab, buf, end, GEN_DROPS, False, king, EVERYWHERE)
+        end = generate(pos, tab, buf, end, GEN_DROPS, king, EVERYWHERE)
     if end == start:
         return n
     return n + _keep_legal(pos, tab, buf, start, end, undo, sp)
@@ -303,13 +304,18 @@ def _end_after_moves(pos, tab, undo, sp):
     return END_NONE
 
 
-@kernel(INT(POSITION, TABLES, UNDO, INT))
-def rule_end(pos, tab, undo, sp):
-    """Every game end except having no legal move (cheap: perft and search use it)."""
+@leaf_kernel
+def _rule_end(pos, tab, undo, sp):
     code = _end_before_moves(pos, tab)
     if code != END_NONE:
         return code
     return _end_after_moves(pos, tab, undo, sp)
+
+
+@kernel(INT(POSITION, TABLES, UNDO, INT))
+def rule_end(pos, tab, undo, sp):
+    """Every game end except having no legal move (cheap: perft and search use it)."""
+    return _rule_end(pos, tab, undo, sp)
 
 
 @kernel(INT(POSITION, TABLES, MOVES, UNDO, INT))
@@ -338,6 +344,34 @@ def new_move_stack(depth):
     return np.zeros((depth + 1, MAX_MOVES), dtype=np.int64)
 
 
+@kernel(INT(POSITION, TABLES, INT, UNDO, INT, UNDO, UNDO))
+def _walk(pos, tab, depth, undo, sp, moves, stack):
+    """perft's tree walk (depth >= 2): ``moves[ply]`` holds the moves at each ply, ``stack``
+    how many there are (row 0) and which is being searched (row 1)."""
+    stack[0, 0] = generate_legal(pos, tab, moves[0], undo, sp)
+    stack[1, 0] = 0
+    nodes = 0
+    ply = 0
+    while True:
+        if stack[1, ply] == stack[0, ply]:
+            if ply == 0:
+                break
+            ply -= 1
+        else:
+            move = moves[ply, stack[1, ply]]
+            stack[1, ply] += 1
+            play(pos, tab, move, undo, sp + ply)
+            if _rule_end(pos, tab, undo, sp + ply + 1) == END_NONE:
+                if ply + 2 < depth:
+                    ply += 1
+                    stack[0, ply] = generate_legal(pos, tab, moves[ply], undo, sp + ply)
+                    stack[1, ply] = 0
+                    continue
+                nodes += _legal_moves(pos, tab, moves[ply + 1], undo, sp + ply + 1, True)
+        take_back(pos, tab, undo, sp + ply)
+    return nodes
+
+
 @allocating_kernel(INT(POSITION, TABLES, INT, UNDO, INT))
 def perft(pos, tab, depth, undo, sp):
     """Leaf nodes ``depth`` plies below the position (a finished game has no moves).
@@ -351,29 +385,4 @@ def perft(pos, tab, depth, undo, sp):
     moves = new_move_stack(depth)
     if depth == 1:
         return count_legal(pos, tab, moves[0], undo, sp)
-    count = np.zeros(depth, dtype=np.int64)
-    index = np.zeros(depth, dtype=np.int64)
-    count[0] = generate_legal(pos, tab, moves[0], undo, sp)
-    nodes = 0
-    ply = 0
-    while True:
-        if index[ply] == count[ply]:
-            if ply == 0:
-                break
-            ply -= 1
-            unmake_move(pos, tab, undo, sp + ply)
-            continue
-        move = moves[ply, index[ply]]
-        index[ply] += 1
-        make_move(pos, tab, move, undo, sp + ply)
-        if rule_end(pos, tab, undo, sp + ply + 1) != END_NONE:
-            unmake_move(pos, tab, undo, sp + ply)
-            continue
-        if ply + 2 == depth:
-            nodes += count_legal(pos, tab, moves[ply + 1], undo, sp + ply + 1)
-            unmake_move(pos, tab, undo, sp + ply)
-            continue
-        ply += 1
-        count[ply] = generate_legal(pos, tab, moves[ply], undo, sp + ply)
-        index[ply] = 0
-    return nodes
+    return _walk(pos, tab, depth, undo, sp, moves, np.zeros((2, depth), dtype=np.int64))

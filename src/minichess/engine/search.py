@@ -213,7 +213,7 @@ def quiescence_moves(pos, tab, buf, undo, sp, checked):
         return n
     if tab[FLAGS, F_ROYALTY] == ROYALTY_CHECK:
         return legal_moves_of_kinds(pos, tab, buf, undo, sp, GEN_CAPTURES, False)
-    return generate(pos, tab, buf, 0, GEN_CAPTURES, False, EVERYWHERE, EVERYWHERE)
+    return generate(pos, tab, buf, 0, GEN_CAPTURES, EVERYWHERE, EVERYWHERE)
 
 
 @allocating_kernel()
