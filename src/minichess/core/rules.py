@@ -305,7 +305,8 @@ def _end_after_moves(pos, tab, undo, sp):
 
 
 @leaf_kernel
-def _rule_end(pos, tab, undo, sp):
+def rule_end_code(pos, tab, undo, sp):
+    """``rule_end`` compiled into the caller (for the hottest loops)."""
     code = _end_before_moves(pos, tab)
     if code != END_NONE:
         return code
@@ -315,7 +316,7 @@ def _rule_end(pos, tab, undo, sp):
 @kernel(INT(POSITION, TABLES, UNDO, INT))
 def rule_end(pos, tab, undo, sp):
     """Every game end except having no legal move (cheap: perft and search use it)."""
-    return _rule_end(pos, tab, undo, sp)
+    return rule_end_code(pos, tab, undo, sp)
 
 
 @kernel(INT(POSITION, TABLES, MOVES, UNDO, INT))
@@ -361,7 +362,7 @@ def _walk(pos, tab, depth, undo, sp, moves, stack):
             move = moves[ply, stack[1, ply]]
             stack[1, ply] += 1
             play(pos, tab, move, undo, sp + ply)
-            if _rule_end(pos, tab, undo, sp + ply + 1) == END_NONE:
+            if rule_end_code(pos, tab, undo, sp + ply + 1) == END_NONE:
                 if ply + 2 < depth:
                     ply += 1
                     stack[0, ply] = generate_legal(pos, tab, moves[ply], undo, sp + ply)

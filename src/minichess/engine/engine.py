@@ -34,6 +34,7 @@ from minichess.engine.search import (
     C_STOP,
     C_TT_GENERATION,
     CONTROL_SIZE,
+    EVAL_CACHE_ENTRIES,
     INFINITE,
     MATE,
     MATE_BOUND,
@@ -198,6 +199,7 @@ class Engine:
         self._killers = np.zeros((MAX_PLY + 1, 2), dtype=np.int64)
         self._history = np.zeros((2, 4096), dtype=np.int64)
         self._pv = np.zeros((MAX_PLY + 2, MAX_PLY + 1), dtype=np.int64)
+        self._evals = np.zeros((EVAL_CACHE_ENTRIES, 2), dtype=np.int64)
         self._weights: dict[str, np.ndarray] = {}
         self.hash_mb = hash_mb
 
@@ -279,6 +281,7 @@ class Engine:
         self._tt_generation = getattr(self, "_tt_generation", 0) + 1 & 255
         control[C_TT_GENERATION] = self._tt_generation
         weights = self.weights(board.variant)
+        self._evals[:] = 0  # the weights or the variant may differ from the last search
         start = time.perf_counter()
         timer = None
         if budget is not None:
@@ -314,8 +317,8 @@ class Engine:
             alpha, beta = previous - delta, previous + delta
         while True:
             score = int(search(state.position, state.tables, weights, state.undo, state.plies,
-                               depth, alpha, beta, self._tt, self._killers, self._history,
-                               self._pv, self._control))
+                               depth, alpha, beta, self._tt, self._evals, self._killers,
+                               self._history, self._pv, self._control))
             if self._control[C_ABORTED]:
                 return score
             if score <= alpha:

@@ -2,8 +2,8 @@
 
 The features are material, piece placement (a piece-square table per type, from the owner's
 side of the board), mobility per piece type, pieces in reserve and the move. The score is linear in
-the weights, so one kernel serves both the search (the score) and tuning (the feature vector,
-see ``tuning.py``).
+the weights, so one definition serves both the search (``evaluate``) and tuning (the feature
+vector, ``evaluate_features``, see ``tuning.py``).
 """
 
 
@@ -29,47 +29,60 @@ W_PLACEMENT = 32  # + piece type * 64 + square (seen from the owner's side)
 WEIGHT_COUNT = W_PLACEMENT + 8 * 64
 
 
-@kernel()
-def evaluate(pos, tab, weights, features, record):
-    """Score of the position in centipawns for the side to move.
+def _evaluation_kernel(record: bool, doc: str):
+    """The evaluation compiled with or without recording the features (``record`` is a
+    constant of the compiled code: the search's evaluation does no recording work)."""
 
-    With ``record`` the feature values (White's minus Black's) are added to ``features``."""
-    ranks = tab[FLAGS, F_RANKS]
-    occ = pos[BB] | pos[BB + 8]
-    score = 0
-    for colour in range(2):
-        sign = 1 - 2 * colour
-        own = pos[BB + colour * 8]
-        for piece_type in range(1, 7):
-            pieces = pos[BB + colour * 8 + piece_type]
-            while pieces != 0:
-                sq = ctz(pieces)
-                pieces &= pieces - 1
-                seen = sq if colour == 0 else (ranks - 1 - (sq >> 3)) * 8 + (sq & 7)
-                place = W_PLACEMENT + piece_type * 64 + seen
-                score += sign * (weights[W_MATERIAL + piece_type] + weights[place])
+    def evaluation(pos, tab, weights, features):
+        ranks = tab[FLAGS, F_RANKS]
+        occ = pos[BB] | pos[BB + 8]
+        score = 0
+        for colour in range(2):
+            sign = 1 - 2 * colour
+            own = pos[BB + colour * 8]
+            for piece_type in range(1, 7):
+                pieces = pos[BB + colour * 8 + piece_type]
+                while pieces != 0:
+                    sq = ctz(pieces)
+                    pieces &= pieces - 1
+                    seen = sq if colour == 0 else (ranks - 1 - (sq >> 3)) * 8 + (sq & 7)
+                    place = W_PLACEMENT + piece_type * 64 + seen
+                    score += sign * (weights[W_MATERIAL + piece_type] + weights[place])
+                    if record:
+                        features[W_MATERIAL + piece_type] += sign
+                        features[place] += sign
+                    if piece_type == PAWN:
+                        continue
+                    moves = move_set(tab, piece_type, sq, occ)
+                    reach = piece_attacks(tab, moves, sq, occ) & ~own
+                    reach |= tab[QUIET + moves, sq] & ~occ
+                    mobility = popcount(reach)
+                    score += sign * mobility * weights[W_MOBILITY + piece_type]
+                    if record:
+                        features[W_MOBILITY + piece_type] += sign * mobility
+            for piece_type in range(2, 6):
+                count = pos[RESERVE + colour * 8 + piece_type]
+                score += sign * count * weights[W_RESERVE + piece_type]
                 if record:
-                    features[W_MATERIAL + piece_type] += sign
-                    features[place] += sign
-                if piece_type == PAWN:
-                    continue
-                moves = move_set(tab, piece_type, sq, occ)
-                reach = piece_attacks(tab, moves, sq, occ) & ~own
-                reach |= tab[QUIET + moves, sq] & ~occ
-                mobility = popcount(reach)
-                score += sign * mobility * weights[W_MOBILITY + piece_type]
-                if record:
-                    features[W_MOBILITY + piece_type] += sign * mobility
-        for piece_type in range(2, 6):
-            count = pos[RESERVE + colour * 8 + piece_type]
-            score += sign * count * weights[W_RESERVE + piece_type]
-            if record:
-                features[W_RESERVE + piece_type] += sign * count
-    tempo = 1 if pos[STM] == 0 else -1
-    score += tempo * weights[W_TEMPO]
-    if record:
-        features[W_TEMPO] += tempo
-    return score if pos[STM] == 0 else -score
+                    features[W_RESERVE + piece_type] += sign * count
+        tempo = 1 if pos[STM] == 0 else -1
+        score += tempo * weights[W_TEMPO]
+        if record:
+            features[W_TEMPO] += tempo
+        return score if pos[STM] == 0 else -score
+
+    evaluation.__doc__ = doc
+    return kernel()(evaluation)
+
+
+evaluate = _evaluation_kernel(
+    False,
+    """Score of the position in centipawns for the side to move (``features`` is not used).""",
+)
+evaluate_features = _evaluation_kernel(
+    True,
+    """``evaluate``, also adding the feature values (White's minus Black's) to ``features``.""",
+)
 
 
 @leaf_kernel

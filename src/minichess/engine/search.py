@@ -36,14 +36,14 @@ from minichess.core.layout import (
     STM,
 )
 from minichess.core.movegen import EVERYWHERE, GEN_CAPTURES, generate, in_check
-from minichess.core.position import make_move, make_null_move, unmake_move, unmake_null_move
+from minichess.core.position import make_null_move, play, take_back, unmake_null_move
 from minichess.core.rules import (
     END_NONE,
     ROYALTY_CHECK,
     earlier_occurrences,
     generate_legal,
     legal_moves_of_kinds,
-    rule_end,
+    rule_end_code,
 )
 from minichess.engine.evaluation import evaluate, piece_value
 
@@ -52,6 +52,7 @@ MATE_BOUND = MATE - 1000
 """Scores beyond this are forced wins or losses."""
 INFINITE = 32000
 MAX_PLY = 128
+EVAL_CACHE_ENTRIES = 1 << 16
 
 # control array: set by the caller, read and updated by the search
 C_STOP = 0  # set to 1 (from another thread) to stop at once
@@ -122,12 +123,22 @@ def tt_score(data, ply):
 
 
 @kernel()
-def static_eval(pos, tab, weights, scratch, control):
-    """Evaluation plus the weaker levels' deterministic noise (``scratch``: unused features)."""
-    score = evaluate(pos, tab, weights, scratch, False)
+def static_eval(pos, tab, weights, evals, scratch, control):
+    """Evaluation plus the weaker levels' deterministic noise (``scratch``: unused features).
+
+    ``evals`` remembers the evaluations of recently seen positions by their key: the search
+    reaches many positions again by other move orders, and evaluating is a large part of it."""
+    key = pos[HASH]
+    slot = key & (evals.shape[0] - 1)
+    if evals[slot, 0] == key:
+        score = evals[slot, 1]
+    else:
+        score = evaluate(pos, tab, weights, scratch)
+        evals[slot, 0] = key
+        evals[slot, 1] = score
     amplitude = control[C_NOISE]
     if amplitude > 0:
-        mixed = (pos[HASH] ^ control[C_SEED]) * 0x9E3779B97F4A7C15
+        mixed = (key ^ control[C_SEED]) * 0x9E3779B97F4A7C15
         score += ((mixed >> 32) & 0xFFFF) % (2 * amplitude + 1) - amplitude
     return score
 
@@ -135,7 +146,7 @@ def static_eval(pos, tab, weights, scratch, control):
 @leaf_kernel
 def end_score(pos, tab, undo, sp, ply):
     """The score of a game end reported by the rules (not "no legal move"), or INFINITE."""
-    code = rule_end(pos, tab, undo, sp)
+    code = rule_end_code(pos, tab, undo, sp)
     if code == END_NONE:
         return INFINITE
     result = (code & 3) - 1
@@ -217,7 +228,8 @@ def quiescence_moves(pos, tab, buf, undo, sp, checked):
 
 
 @allocating_kernel()
-def search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, killers, history, pv, control):
+def search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers, history, pv,
+           control):
     """Search the position to ``depth`` plies in the window (alpha, beta); return the score.
 
     ``pv[0, :n]`` receives the principal variation (``n`` returned in ``control`` is not
@@ -228,6 +240,15 @@ def search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, killers, histor
     moves = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
     order = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
     scratch = np.zeros(1)
+    return _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers,
+                   history, pv, control, frames, moves, order, scratch)
+
+
+@kernel()
+def _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers, history, pv,
+            control, frames, moves, order, scratch):
+    """``search`` in the buffers it made: a stack frame and the moves with their ordering
+    keys per ply, and a scratch array for the evaluation."""
     check_rules = tab[FLAGS, F_ROYALTY] == ROYALTY_CHECK
     repetition_rule = tab[FLAGS, F_REPETITION] != 0
     generation = control[C_TT_GENERATION]
@@ -265,7 +286,7 @@ def search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, killers, histor
                     ret = 0
                     returning = True
                 elif ply >= MAX_PLY - 1:
-                    ret = static_eval(pos, tab, weights, scratch, control)
+                    ret = static_eval(pos, tab, weights, evals, scratch, control)
                     returning = True
                 else:
                     # mate-distance pruning: nothing here beats a mate found nearer the root
@@ -302,12 +323,12 @@ def search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, killers, histor
                         returning = True
             quiescence = f[F_QUIESCENCE] != 0
             if not returning and quiescence and -f[F_DEPTH] >= control[C_QUIESCENCE_PLIES]:
-                ret = static_eval(pos, tab, weights, scratch, control)
+                ret = static_eval(pos, tab, weights, evals, scratch, control)
                 returning = True
             if not returning and quiescence:
                 may_stand = f[F_CHECK] == 0 and tab[FLAGS, F_COMPULSORY] == 0
                 if may_stand:  # standing pat may already be enough: no moves needed then
-                    stand = static_eval(pos, tab, weights, scratch, control)
+                    stand = static_eval(pos, tab, weights, evals, scratch, control)
                     if stand >= f[F_BETA]:
                         ret = stand
                         returning = True
@@ -318,7 +339,7 @@ def search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, killers, histor
                     n = quiescence_moves(pos, tab, moves[ply], undo, sp, f[F_CHECK])
                     f[F_COUNT] = n
                     if n < 0:
-                        ret = static_eval(pos, tab, weights, scratch, control)
+                        ret = static_eval(pos, tab, weights, evals, scratch, control)
                         returning = True
                     elif n == 0:
                         ret = f[F_BEST] if may_stand else no_moves_score(pos, tab, ply, f[F_CHECK])
@@ -332,7 +353,7 @@ def search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, killers, histor
                     and f[F_DEPTH] >= 2
                     and not pv_node
                     and has_pieces(pos) != 0
-                    and static_eval(pos, tab, weights, scratch, control) >= f[F_BETA]
+                    and static_eval(pos, tab, weights, evals, scratch, control) >= f[F_BETA]
                 ):
                     make_null_move(pos, tab, undo, sp)
                     child = frames[ply + 1]
@@ -376,13 +397,15 @@ def search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, killers, histor
         elif state == AFTER_CHILD:
             score = -ret
             move = f[F_MOVE]
+            research = control[C_ABORTED] == 0 and f[F_STAGE] != STAGE_FULL and score > f[
+                F_ALPHA
+            ] and (f[F_STAGE] == STAGE_REDUCED or score < f[F_BETA])
+            if not research:
+                take_back(pos, tab, undo, sp)
             if control[C_ABORTED] != 0:
-                unmake_move(pos, tab, undo, sp)
                 ret = 0
                 returning = True
-            elif f[F_STAGE] != STAGE_FULL and score > f[F_ALPHA] and (
-                f[F_STAGE] == STAGE_REDUCED or score < f[F_BETA]
-            ):
+            elif research:
                 # a reduced or null-window search beat alpha: search again, wider or deeper
                 child = frames[ply + 1]
                 child[:] = 0
@@ -399,7 +422,6 @@ def search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, killers, histor
                 ply += 1
                 continue
             else:
-                unmake_move(pos, tab, undo, sp)
                 f[F_DONE] += 1
                 if score > f[F_BEST]:
                     f[F_BEST] = score
@@ -429,7 +451,7 @@ def search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, killers, histor
                 move = pick_next(moves[ply], order[ply], f[F_NEXT], f[F_COUNT])
                 f[F_NEXT] += 1
                 quiet = is_capture(pos, move) == 0 and (move >> 12) & 7 == 0
-                make_move(pos, tab, move, undo, sp)
+                play(pos, tab, move, undo, sp)
                 f[F_MOVE] = move
                 child = frames[ply + 1]
                 child[:] = 0

@@ -28,7 +28,7 @@ import numpy as np
 
 from minichess.board import Board
 from minichess.engine.engine import Engine, Limit
-from minichess.engine.evaluation import WEIGHT_COUNT, evaluate
+from minichess.engine.evaluation import WEIGHT_COUNT, evaluate_features
 from minichess.engine.weights import WEIGHTS_DIR, starting_weights, variant_weights
 from minichess.pieces import WHITE
 from minichess.variants import VariantDefinition, get_variant
@@ -52,7 +52,7 @@ def features_of(board: Board, weights: np.ndarray) -> np.ndarray:
     """The feature vector of the board's position."""
     features = np.zeros(WEIGHT_COUNT, dtype=np.float64)
     state = board.core_state()
-    evaluate(state.position, state.tables, weights, features, True)
+    evaluate_features(state.position, state.tables, weights, features)
     return features
 
 
