@@ -60,3 +60,13 @@ def test_legal_moves_are_the_moves_that_keep_the_king_safe(variant):
             assert len(moves) == len(set(moves)) == counted_legal(board), board.fen()
             positions += 1
             board.push(rng.choice(moves))
+
+
+def test_a_shield_is_pinned_only_by_a_slider_on_its_own_line(legal):
+    # The black queen d2 checks the king e2 from beside it. The white queen e3 is pinned on the
+    # e-file by the rook e5, so it may not take d2. The rook e1 shields the king only from
+    # below, where nothing stands: it is free, but no rook move answers the check. The king
+    # escapes to f1 or f3 (d1's knight has neighbours, so it jumps: not to those squares).
+    board = Board("chess36", "1N3k/3Pr1/6/4Q1/3qK1/3nR1[RBNqrbn] w - - 1 41")
+    assert board.is_check()
+    assert legal(board) == {"e2f1", "e2f3"}

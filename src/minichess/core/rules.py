@@ -89,8 +89,13 @@ def end_code(reason, result):
 
 
 @leaf_kernel
-def _pinned(pos, tab, colour, ksq, occ):
-    """``colour``'s pieces that shield its king on ``ksq`` from an enemy slider."""
+def _pinned_moves(pos, tab, buf, n, kinds, count_only, ksq, occ, allowed):
+    """The moves of the side to move's pieces that shield its king on ``ksq`` from an enemy
+    slider (pinned pieces): along the line between king and slider, or taking the slider,
+    and to ``allowed`` squares; returns the new ``n`` and the pinned pieces. Each shield
+    stands on one line through the king, so leaving its square along that line exposes the
+    king to nothing."""
+    colour = pos[STM]
     own = pos[BB + colour * 8]
     pinned = 0
     for kind in (SLIDE_ORTHOGONAL, SLIDE_DIAGONAL):
@@ -100,13 +105,21 @@ def _pinned(pos, tab, colour, ksq, occ):
                 snipers |= pos[BB + (1 - colour) * 8 + piece_type]
         if snipers == 0:
             continue
-        shields = slider_attacks(tab, kind, ksq, occ) & own
+        seen = slider_attacks(tab, kind, ksq, occ)
+        shields = seen & own
         while shields != 0:
             shield = shields & -shields
-            if slider_attacks(tab, kind, ksq, occ ^ shield) & snipers != 0:
-                pinned |= shield
             shields ^= shield
-    return pinned
+            behind = occ ^ shield
+            from_king = slider_attacks(tab, kind, ksq, behind)
+            pinner = from_king & ~seen & snipers  # on the shield's line: seen only without it
+            if pinner == 0:
+                continue
+            pinned |= shield
+            line = (from_king & slider_attacks(tab, kind, ctz(pinner), behind)) | pinner
+            if line & allowed != 0:
+                n = generate_or_count(pos, tab, buf, n, kinds, count_only, shield, line & allowed)
+    return n, pinned
 
 
 @leaf_kernel
@@ -174,11 +187,11 @@ def legal_moves_of_kinds(pos, tab, buf, undo, sp, kinds, count_only):
     """Legal moves of the given ``kinds`` (GEN_* bits) where the king is royal, written into
     ``buf`` from index 0 (or only counted); returns their number.
 
-    Most moves are known legal from where they go and are counted by popcount: a piece that
-    is not pinned must go where it resolves the check (anywhere when there is none), the king
-    where no enemy attacks. Only the moves of pinned pieces, the moves touching the zones
-    where an enemy piece's moves may change (see ``_neighbour_zones``) and drops are tried on
-    the board one by one."""
+    Most moves are known legal from where they go and are counted by popcount: a piece must go
+    where it resolves the check (anywhere when there is none), and a pinned one stay on its
+    line; the king must go where no enemy attacks. Only the moves touching the zones where an
+    enemy piece's moves may change (see ``_neighbour_zones``) and drops are tried on the board
+    one by one."""
     colour = pos[STM]
     king = pos[BB + colour * 8 + KING]
     if king == 0:
@@ -201,12 +214,16 @@ def legal_moves_of_kinds(pos, tab, buf, undo, sp, kinds, count_only):
         resolving = 0
         if checkers & (checkers - 1) == 0:
             resolving = checkers | _check_blocks(pos, tab, ksq, checkers, occ)
-    tried = (_pinned(pos, tab, colour, ksq, occ) | zones) & own
+    tried = zones & own
     moves = kinds & ~GEN_DROPS
-    free = own & ~tried & ~king
     n = 0
+    pinned = 0
+    if resolving != 0:
+        n, pinned = _pinned_moves(pos, tab, buf, n, moves, count_only, ksq, occ,
+                                  resolving & ~zones)
+    free = own & ~tried & ~king & ~pinned
     if free != 0 and resolving != 0:
-        n = generate_or_count(pos, tab, buf, 0, moves, count_only, free, resolving & ~zones)
+        n = generate_or_count(pos, tab, buf, n, moves, count_only, free, resolving & ~zones)
     if plain_king:
         safe = ~danger & ~zones & tab[MASKS, M_BOARD]
         n = piece_moves(tab, buf, n, KING, ksq, occ, theirs & safe, ~occ & safe, moves, count_only)
