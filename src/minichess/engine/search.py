@@ -306,7 +306,9 @@ def _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers
                 f[F_NEXT] = 0
                 if f[F_DEPTH] <= 0 and f[F_QUIESCENCE] == 0:
                     f[F_QUIESCENCE] = 1
-                data = tt_entry(tt, pos[HASH])
+                # quiescence results are not stored: looking them up would cost a memory
+                # access per node for the rare position also searched at full depth
+                data = tt_entry(tt, pos[HASH]) if f[F_DEPTH] >= 0 else 0
                 f[F_HASH_MOVE] = data & 0xFFFF if data != 0 else 0
                 pv_node = f[F_BETA] - f[F_ALPHA] > 1
                 if data != 0 and ply > 0 and not pv_node and (data >> 32) & 255 >= max(
