@@ -138,7 +138,7 @@ def unmake_move(pos, tab, undo, sp):
     take_back(pos, tab, undo, sp)
 
 
-@kernel(NONE(POSITION, TABLES, UNDO, INT))
+@kernel()
 def make_null_move(pos, tab, undo, sp):
     """Pass the move to the opponent (for null-move pruning); undo data at ``sp``."""
     undo[sp, UNDO_MOVE] = NULL_MOVE
@@ -151,7 +151,7 @@ def make_null_move(pos, tab, undo, sp):
     pos[HASH] ^= tab[ZOBRIST_MISC, 0]
 
 
-@kernel(NONE(POSITION, UNDO, INT))
+@kernel()
 def unmake_null_move(pos, undo, sp):
     """Take back the null move saved at ``undo[sp]``."""
     pos[STM] = 1 - pos[STM]

@@ -253,19 +253,26 @@ def _legal_moves(pos, tab, buf, undo, sp, count_only):
     return legal_moves_of_kinds(pos, tab, buf, undo, sp, GEN_ALL, count_only)
 
 
-@kernel(INT(POSITION, TABLES, MOVES, UNDO, INT))
-def generate_legal(pos, tab, buf, undo, sp):
-    """Write the legal moves into ``buf`` from index 0 and return how many there are.
+@kernel(INT(POSITION, TABLES, MOVES, UNDO, INT, BOOL))
+def legal_moves(pos, tab, buf, undo, sp, count_only):
+    """Write the legal moves into ``buf`` from index 0 and return how many there are; with
+    ``count_only`` only count them (by popcount where no check test is needed).
 
     Game ends are not looked at here; ``undo[sp]`` is used as scratch space.
     """
-    return _legal_moves(pos, tab, buf, undo, sp, False)
+    return _legal_moves(pos, tab, buf, undo, sp, count_only)
 
 
-@kernel(INT(POSITION, TABLES, MOVES, UNDO, INT))
+@leaf_kernel
+def generate_legal(pos, tab, buf, undo, sp):
+    """``legal_moves``: write them into ``buf`` and return how many there are."""
+    return legal_moves(pos, tab, buf, undo, sp, False)
+
+
+@leaf_kernel
 def count_legal(pos, tab, buf, undo, sp):
-    """How many legal moves there are (by popcount where no check test is needed)."""
-    return _legal_moves(pos, tab, buf, undo, sp, True)
+    """``legal_moves``: only count them."""
+    return legal_moves(pos, tab, buf, undo, sp, True)
 
 
 @leaf_kernel
@@ -322,18 +329,12 @@ def _end_after_moves(pos, tab, undo, sp):
 
 
 @leaf_kernel
-def rule_end_code(pos, tab, undo, sp):
-    """``rule_end`` compiled into the caller (for the hottest loops)."""
+def rule_end(pos, tab, undo, sp):
+    """Every game end except having no legal move (cheap: perft and search use it)."""
     code = _end_before_moves(pos, tab)
     if code != END_NONE:
         return code
     return _end_after_moves(pos, tab, undo, sp)
-
-
-@kernel(INT(POSITION, TABLES, UNDO, INT))
-def rule_end(pos, tab, undo, sp):
-    """Every game end except having no legal move (cheap: perft and search use it)."""
-    return rule_end_code(pos, tab, undo, sp)
 
 
 @kernel(INT(POSITION, TABLES, MOVES, UNDO, INT))
@@ -379,7 +380,7 @@ def _walk(pos, tab, depth, undo, sp, moves, stack):
             move = moves[ply, stack[1, ply]]
             stack[1, ply] += 1
             play(pos, tab, move, undo, sp + ply)
-            if rule_end_code(pos, tab, undo, sp + ply + 1) == END_NONE:
+            if rule_end(pos, tab, undo, sp + ply + 1) == END_NONE:
                 if ply + 2 < depth:
                     ply += 1
                     stack[0, ply] = generate_legal(pos, tab, moves[ply], undo, sp + ply)

@@ -43,7 +43,7 @@ from minichess.core.rules import (
     earlier_occurrences,
     generate_legal,
     legal_moves_of_kinds,
-    rule_end_code,
+    rule_end,
 )
 from minichess.engine.evaluation import evaluate, piece_value
 
@@ -52,7 +52,7 @@ MATE_BOUND = MATE - 1000
 """Scores beyond this are forced wins or losses."""
 INFINITE = 32000
 MAX_PLY = 128
-EVAL_CACHE_ENTRIES = 1 << 16
+EVAL_CACHE_ENTRIES = 1 << 14
 
 # control array: set by the caller, read and updated by the search
 C_STOP = 0  # set to 1 (from another thread) to stop at once
@@ -146,7 +146,7 @@ def static_eval(pos, tab, weights, evals, scratch, control):
 @leaf_kernel
 def end_score(pos, tab, undo, sp, ply):
     """The score of a game end reported by the rules (not "no legal move"), or INFINITE."""
-    code = rule_end_code(pos, tab, undo, sp)
+    code = rule_end(pos, tab, undo, sp)
     if code == END_NONE:
         return INFINITE
     result = (code & 3) - 1
@@ -306,8 +306,8 @@ def _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers
                 f[F_NEXT] = 0
                 if f[F_DEPTH] <= 0 and f[F_QUIESCENCE] == 0:
                     f[F_QUIESCENCE] = 1
-                # quiescence results are not stored: looking them up would cost a memory
-                # access per node for the rare position also searched at full depth
+                # below the frontier nothing is ever stored: a lookup there would cost a
+                # memory access per node for the rare position also searched at full depth
                 data = tt_entry(tt, pos[HASH]) if f[F_DEPTH] >= 0 else 0
                 f[F_HASH_MOVE] = data & 0xFFFF if data != 0 else 0
                 pv_node = f[F_BETA] - f[F_ALPHA] > 1
