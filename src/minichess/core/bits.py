@@ -3,8 +3,11 @@
 With ``NUMBA_DISABLE_JIT=1`` the same names are plain Python functions.
 """
 
+import platform
+
 from llvmlite import binding
 from numba import config, njit, types
+from numba.core import cgutils
 from numba.extending import intrinsic
 
 MASK64 = (1 << 64) - 1
@@ -55,6 +58,9 @@ if config.DISABLE_JIT:
 
     pext = _py_pext
 
+    def prefetch(rows, row: int) -> None:
+        """Start loading ``rows[row]`` into the cache (a hint: does nothing here)."""
+
 else:
     from llvmlite import ir
 
@@ -96,3 +102,25 @@ else:
     clz = _ctlz
 
     pext = _pext if HAS_FAST_PEXT else njit(cache=True)(_py_pext)
+
+    _PREFETCH = platform.machine().lower() in ("x86_64", "amd64")
+
+    @intrinsic
+    def prefetch(typingctx, rows, row):
+        """Start loading row ``row`` of the 2-D array ``rows`` into the cache, so that a read
+        of it soon after does not wait for memory (a hint; nothing where not x86-64)."""
+
+        def codegen(context, builder, signature, args):
+            if _PREFETCH:
+                array_type = signature.args[0]
+                array = context.make_array(array_type)(context, builder, args[0])
+                zero = context.get_constant(types.intp, 0)
+                pointer = cgutils.get_item_pointer(
+                    context, builder, array_type, array, [args[1], zero], wraparound=False
+                )
+                address = builder.ptrtoint(pointer, _I64)
+                fnty = ir.FunctionType(ir.VoidType(), [_I64])
+                builder.asm(fnty, "prefetcht0 ($0)", "r", [address], side_effect=True)
+            return context.get_dummy_value()
+
+        return types.void(rows, types.int64), codegen

@@ -13,6 +13,7 @@ with ``MATE - plies`` for a forced win.
 
 import numpy as np
 
+from minichess.core.bits import prefetch
 from minichess.core.jit import (
     allocating_kernel,
     kernel,
@@ -454,6 +455,8 @@ def _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers
                 f[F_NEXT] += 1
                 quiet = is_capture(pos, move) == 0 and (move >> 12) & 7 == 0
                 play(pos, tab, move, undo, sp)
+                if f[F_QUIESCENCE] == 0:  # the child looks up its table entry first thing
+                    prefetch(tt, pos[HASH] & (tt.shape[0] - 1))
                 f[F_MOVE] = move
                 child = frames[ply + 1]
                 child[:] = 0
