@@ -10,7 +10,7 @@ import numpy as np
 from minichess.core import layout as L
 from minichess.core.movegen import in_check
 from minichess.core.position import make_move, unmake_move
-from minichess.core.rules import game_end, generate_legal, perft
+from minichess.core.rules import game_end, legal_moves, perft
 from minichess.core.state import new_position, new_undo_stack
 from minichess.core.tables import variant_tables
 from minichess.errors import IllegalMoveError, InvalidFenError
@@ -217,7 +217,7 @@ class Board:
             moves: list[Move] = []
             if self._end_code() == L.END_NONE:
                 self._reserve_undo(1)
-                n = generate_legal(self._pos, self._tables, self._buffer, self._undo, key)
+                n = legal_moves(self._pos, self._tables, self._buffer, self._undo, key, False)
                 moves = [Move.from_code(code) for code in self._buffer[:n]]
             self._legal_cache = (key, moves)
         return list(self._legal_cache[1])

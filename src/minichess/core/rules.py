@@ -365,8 +365,14 @@ def new_move_stack(depth):
 
 @kernel(INT(POSITION, TABLES, INT, UNDO, INT, UNDO, UNDO))
 def _walk(pos, tab, depth, undo, sp, moves, stack):
-    """perft's tree walk (depth >= 2): ``moves[ply]`` holds the moves at each ply, ``stack``
+    """perft in the buffers it made: ``moves[ply]`` holds the moves at each ply, ``stack``
     how many there are (row 0) and which is being searched (row 1)."""
+    if depth <= 0:
+        return 1
+    if game_end(pos, tab, moves[0], undo, sp) != END_NONE:
+        return 0
+    if depth == 1:
+        return count_legal(pos, tab, moves[0], undo, sp)
     stack[0, 0] = generate_legal(pos, tab, moves[0], undo, sp)
     stack[1, 0] = 0
     nodes = 0
@@ -397,11 +403,6 @@ def perft(pos, tab, depth, undo, sp):
 
     The last ply is counted in bulk; the tree is walked with an explicit stack.
     """
-    if depth <= 0:
-        return 1
-    if rule_end(pos, tab, undo, sp) != END_NONE:
-        return 0
-    moves = new_move_stack(depth)
-    if depth == 1:
-        return count_legal(pos, tab, moves[0], undo, sp)
-    return _walk(pos, tab, depth, undo, sp, moves, np.zeros((2, depth), dtype=np.int64))
+    size = max(depth, 1)
+    stack = np.zeros((2, size), dtype=np.int64)
+    return _walk(pos, tab, depth, undo, sp, new_move_stack(size), stack)
