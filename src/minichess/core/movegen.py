@@ -228,11 +228,15 @@ def piece_moves(tab, buf, n, piece_type, sq, occ, targets, empty, kinds, count_o
     ``targets`` or go to ``empty`` squares, appended to ``buf`` from ``n`` (or counted)."""
     moves = move_set(tab, piece_type, sq, occ)
     att = piece_attacks(tab, moves, sq, occ)
+    reach = 0
     if kinds & GEN_CAPTURES:
-        n = _emit(buf, n, sq, att & targets, count_only)
+        reach = att & targets
+        if not count_only:  # captures first, as in every list of moves
+            n = _emit(buf, n, sq, reach, False)
+            reach = 0
     if kinds & GEN_STEPS:
-        n = _emit(buf, n, sq, (att | tab[QUIET + moves, sq]) & empty, count_only)
-    return n
+        reach |= (att | tab[QUIET + moves, sq]) & empty
+    return _emit(buf, n, sq, reach, count_only)
 
 
 @leaf_kernel
