@@ -357,12 +357,6 @@ def game_end(pos, tab, buf, undo, sp):
     return _end_after_moves(pos, tab, undo, sp)
 
 
-@allocating_kernel(UNDO(INT))
-def new_move_stack(depth):
-    """Move buffers for a search or perft ``depth`` plies deep."""
-    return np.zeros((depth + 1, MAX_MOVES), dtype=np.int64)
-
-
 @kernel(INT(POSITION, TABLES, INT, UNDO, INT, UNDO, UNDO))
 def _walk(pos, tab, depth, undo, sp, moves, stack):
     """perft in the buffers it made: ``moves[ply]`` holds the moves at each ply, ``stack``
@@ -405,4 +399,5 @@ def perft(pos, tab, depth, undo, sp):
     """
     size = max(depth, 1)
     stack = np.zeros((2, size), dtype=np.int64)
-    return _walk(pos, tab, depth, undo, sp, new_move_stack(size), stack)
+    moves = np.zeros((size + 1, MAX_MOVES), dtype=np.int64)
+    return _walk(pos, tab, depth, undo, sp, moves, stack)
