@@ -28,7 +28,7 @@ def kernel(signature=None):
     Without numba's runtime the arrays passed between kernels are not reference counted on
     every call, which is most of the cost of a small kernel; such a kernel may not create
     arrays."""
-    return njit(signature, cache=True, nogil=True, _nrt=False)
+    return njit(signature, cache=True, nogil=True, _nrt=False, no_cfunc_wrapper=True)
 
 
 def allocating_kernel(signature=None):
@@ -36,7 +36,7 @@ def allocating_kernel(signature=None):
 
     Its own array accesses are reference counted, so it should hand the arrays it creates to
     a ``kernel`` that does the work."""
-    return njit(signature, cache=True, nogil=True)
+    return njit(signature, cache=True, nogil=True, no_cfunc_wrapper=True)
 
 
 leaf_kernel = njit(cache=True, nogil=True, _nrt=False, inline="always")
