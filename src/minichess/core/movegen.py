@@ -272,6 +272,30 @@ def _pawn_moves(pos, tab, buf, n, colour, kinds, count_only, movers, allowed):
     empty = ~(pos[BB] | pos[BB + 8]) & tab[MASKS, M_BOARD]
     promotion_rank = tab[MASKS, M_PROMOTION_RANK + colour]
     forward = 8 if colour == 0 else -8
+    theirs = pos[BB + (1 - colour) * 8] & allowed
+    lower, higher = _pawn_captures(tab, pawns, colour)
+    single = _shift_forward(pawns, colour, 8) & empty
+    double = 0
+    if tab[FLAGS, F_DOUBLE_STEP] != 0:
+        double = _shift_forward(single & tab[MASKS, M_DOUBLE_STEP + colour], colour, 8) & empty
+    # captures towards the lower and the higher file, then single and double steps: one
+    # emitting loop (each copy of it costs compile time)
+    for stage in range(4):
+        if stage < 2:
+            if kinds & GEN_CAPTURES == 0:
+                continue
+            targets = (lower if stage == 0 else higher) & theirs
+            delta = forward - 1 if stage == 0 else forward + 1
+        else:
+            if kinds & GEN_STEPS == 0:
+                continue
+            targets = (single if stage == 2 else double) & allowed
+            delta = forward if stage == 2 else 2 * forward
+        n = _emit_pawns(tab, buf, n, targets, delta, promotion_rank, count_only)
+    return n
+    empty = ~(pos[BB] | pos[BB + 8]) & tab[MASKS, M_BOARD]
+    promotion_rank = tab[MASKS, M_PROMOTION_RANK + colour]
+    forward = 8 if colour == 0 else -8
     if kinds & GEN_CAPTURES:
         theirs = pos[BB + (1 - colour) * 8] & allowed
         lower, higher = _pawn_captures(tab, pawns, colour)
