@@ -1,7 +1,8 @@
 """Compiled attack computation and pseudo-legal move generation for any variant's tables.
 
-One function both writes moves into a buffer and, with ``count_only``, just counts them by
-popcount (bulk counting for perft), so the rules of movement live in one place.
+One definition both writes moves into a buffer and, with ``count_only``, just counts them by
+popcount (bulk counting for perft), so the rules of movement live in one place; it is compiled
+once for each use (``generate`` and ``count_moves``).
 """
 
 from minichess.core.bits import HAS_FAST_PEXT, clz, ctz, pext, popcount
