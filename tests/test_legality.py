@@ -70,3 +70,14 @@ def test_a_shield_is_pinned_only_by_a_slider_on_its_own_line(legal):
     board = Board("chess36", "1N3k/3Pr1/6/4Q1/3qK1/3nR1[RBNqrbn] w - - 1 41")
     assert board.is_check()
     assert legal(board) == {"e2f1", "e2f3"}
+
+
+def test_a_pinned_piece_beside_a_lone_knight_has_each_move_once(legal):
+    # The bishop b2 is pinned on the a1-d4 diagonal by the black bishop d4, and it is the
+    # only neighbour of the black knight c1, so its moves are both pinned and tried on the
+    # board. It may go along the pin (c3) or take the pinner (d4), each counted once. The king
+    # a1 has no move: the knight, which has the bishop or the king as neighbour, jumps to a2
+    # and steps to b1.
+    board = Board("chess36", "5k/p5/3b2/6/1B4/K1n3[] w - - 0 1")
+    assert legal(board) == {"b2c3", "b2d4"}
+    assert len(board.legal_moves) == counted_legal(board) == 2

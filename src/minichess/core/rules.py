@@ -89,14 +89,13 @@ def end_code(reason, result):
 
 
 @leaf_kernel
-def _pinned_moves(pos, tab, buf, n, kinds, count_only, ksq, occ, allowed):
-    """The moves of the side to move's pieces that shield its king on ``ksq`` from an enemy
-    slider (pinned pieces): along the line between king and slider, or taking the slider,
-    and to ``allowed`` squares; returns the new ``n`` and the pinned pieces. Each shield
-    stands on one line through the king, so leaving its square along that line exposes the
-    king to nothing."""
+def _pinned_moves(pos, tab, buf, n, kinds, count_only, ksq, occ, candidates, allowed):
+    """The moves of those of ``candidates`` (the side to move's pieces) that shield its king
+    on ``ksq`` from an enemy slider (pinned pieces): along the line between king and slider,
+    or taking the slider, and to ``allowed`` squares; returns the new ``n`` and the pinned
+    pieces. Each shield stands on one line through the king, so leaving its square along that
+    line exposes the king to nothing."""
     colour = pos[STM]
-    own = pos[BB + colour * 8]
     pinned = 0
     for kind in (SLIDE_ORTHOGONAL, SLIDE_DIAGONAL):
         snipers = 0
@@ -106,7 +105,7 @@ def _pinned_moves(pos, tab, buf, n, kinds, count_only, ksq, occ, allowed):
         if snipers == 0:
             continue
         seen = slider_attacks(tab, kind, ksq, occ)
-        shields = seen & own
+        shields = seen & candidates
         while shields != 0:
             shield = shields & -shields
             shields ^= shield
@@ -219,8 +218,9 @@ def legal_moves_of_kinds(pos, tab, buf, undo, sp, kinds, count_only):
     n = 0
     pinned = 0
     if resolving != 0:
+        # a piece in a zone has all its moves tried below, pinned or not
         n, pinned = _pinned_moves(pos, tab, buf, n, moves, count_only, ksq, occ,
-                                  resolving & ~zones)
+                                  own & ~tried, resolving & ~zones)
     free = own & ~tried & ~king & ~pinned
     if free != 0 and resolving != 0:
         n = generate_or_count(pos, tab, buf, n, moves, count_only, free, resolving & ~zones)
