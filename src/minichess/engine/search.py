@@ -400,9 +400,12 @@ def _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers
         elif state == AFTER_CHILD:
             score = -ret
             move = f[F_MOVE]
-            research = control[C_ABORTED] == 0 and f[F_STAGE] != STAGE_FULL and score > f[
-                F_ALPHA
-            ] and (f[F_STAGE] == STAGE_REDUCED or score < f[F_BETA])
+            research = (
+                control[C_ABORTED] == 0
+                and f[F_STAGE] != STAGE_FULL
+                and score > f[F_ALPHA]
+                and (f[F_STAGE] == STAGE_REDUCED or score < f[F_BETA])
+            )
             if not research:
                 take_back(pos, tab, undo, sp)
             if control[C_ABORTED] != 0:
