@@ -18,7 +18,7 @@ from minichess import Board, Move
 from minichess.core.layout import MAX_MOVES, STM
 from minichess.core.movegen import EVERYWHERE, GEN_ALL, generate, in_check
 from minichess.core.position import make_move, unmake_move
-from minichess.core.rules import count_legal
+from minichess.core.rules import rules_for
 from minichess.variants.catalog import VARIANTS
 from minichess.variants.definition import Royalty
 
@@ -45,7 +45,8 @@ def counted_legal(board: Board) -> int:
     """The number of legal moves as perft's bulk counting finds it."""
     state = board.core_state(extra_plies=1)
     buf = np.zeros(MAX_MOVES, dtype=np.int64)
-    return count_legal(state.position, state.tables, buf, state.undo, state.plies)
+    rules = rules_for(state.tables)
+    return rules.legal_moves(state.position, state.tables, buf, state.undo, state.plies, True)
 
 
 @pytest.mark.parametrize("variant", ROYAL_VARIANTS)

@@ -10,7 +10,7 @@ import numpy as np
 from minichess.core import layout as L
 from minichess.core.movegen import in_check
 from minichess.core.position import make_move, unmake_move
-from minichess.core.rules import game_end, legal_moves, perft
+from minichess.core.rules import perft, rules_for
 from minichess.core.state import new_position, new_undo_stack
 from minichess.core.tables import variant_tables
 from minichess.errors import IllegalMoveError, InvalidFenError
@@ -60,6 +60,7 @@ class Board:
     def __init__(self, variant: str | VariantDefinition = "minitchess", fen: str | None = None):
         self.variant: VariantDefinition = get_variant(variant)
         self._tables = variant_tables(self.variant)
+        self._rules = rules_for(self._tables)
         self._buffer = np.zeros(L.MAX_MOVES, dtype=np.int64)
         self.set_fen(self.variant.start_fen if fen is None else fen)
 
@@ -118,6 +119,7 @@ class Board:
         board = Board.__new__(Board)
         board.variant = self.variant
         board._tables = self._tables
+        board._rules = self._rules
         board._buffer = np.zeros(L.MAX_MOVES, dtype=np.int64)
         board._pos = self._pos.copy()
         board._legal_cache = None
@@ -206,8 +208,8 @@ class Board:
 
     def _end_code(self) -> int:
         self._reserve_undo(1)
-        return int(game_end(self._pos, self._tables, self._buffer, self._undo,
-                            len(self.move_stack)))
+        return int(self._rules.game_end(self._pos, self._tables, self._buffer, self._undo,
+                                        len(self.move_stack)))
 
     @property
     def legal_moves(self) -> list[Move]:
@@ -217,7 +219,8 @@ class Board:
             moves: list[Move] = []
             if self._end_code() == L.END_NONE:
                 self._reserve_undo(1)
-                n = legal_moves(self._pos, self._tables, self._buffer, self._undo, key, False)
+                n = self._rules.legal_moves(self._pos, self._tables, self._buffer, self._undo, key,
+                                            False)
                 moves = [Move.from_code(code) for code in self._buffer[:n]]
             self._legal_cache = (key, moves)
         return list(self._legal_cache[1])
@@ -344,7 +347,7 @@ class Board:
     def perft(self, depth: int) -> int:
         """Leaf nodes ``depth`` plies below this position (a finished game has no moves)."""
         self._reserve_undo(depth + 1)
-        return int(perft(self._pos, self._tables, depth, self._undo, len(self.move_stack)))
+        return perft(self._pos, self._tables, depth, self._undo, len(self.move_stack))
 
     # --- text ---------------------------------------------------------------------------------
 

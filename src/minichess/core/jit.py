@@ -2,11 +2,13 @@
 
 The rules core's kernels get explicit signatures: without them numba compiles a separate copy
 of a kernel for every constant a caller passes (each ``kinds`` or ``count_only`` value), which
-multiplies the cold compile time. The engine's kernels, called with no such constants, compile
-on first use, so commands that need no engine never compile it.
+multiplies the cold compile time. Kernels only some variants need are compiled for their
+signature on demand (``on_demand_kernel``), and the engine's kernels, called with no such
+constants, on first use: a command compiles only what it runs.
 """
 
 from numba import njit, types
+from numba.core.dispatcher import Dispatcher
 
 POSITION = types.int64[::1]
 """A position array (see layout.py)."""
@@ -21,22 +23,44 @@ BOOL = types.boolean
 NONE = types.none
 
 
+_OPTIONS = {"cache": True, "nogil": True, "_nrt": False, "no_cfunc_wrapper": True}
+
+
 def kernel(signature=None):
-    """Compile a hot-path function that allocates no arrays, for exactly ``signature`` (at
-    import), or without one on its first call (for kernels only some commands need).
+    """Compile a hot-path function for exactly ``signature`` (at import), or without one on
+    its first call (for kernels only some commands need).
 
     Without numba's runtime the arrays passed between kernels are not reference counted on
-    every call, which is most of the cost of a small kernel; such a kernel may not create
-    arrays."""
-    return njit(signature, cache=True, nogil=True, _nrt=False, no_cfunc_wrapper=True)
+    every call, which is most of the cost of a small kernel; so a kernel may not create
+    arrays: their callers in Python allocate them."""
+    return njit(signature, **_OPTIONS)
 
 
-def allocating_kernel(signature=None):
-    """Compile a function that creates arrays (move buffers): an entry point, not a helper.
+_ON_DEMAND_SIGNATURES: dict[Dispatcher, object] = {}
+"""The signatures of the on-demand kernels not compiled yet."""
 
-    Its own array accesses are reference counted, so it should hand the arrays it creates to
-    a ``kernel`` that does the work."""
-    return njit(signature, cache=True, nogil=True, no_cfunc_wrapper=True)
+
+def on_demand_kernel(signature):
+    """A ``kernel`` for ``signature`` compiled only when ``compile_on_demand`` is called for
+    it, before any kernel calling it is compiled: rules that only some variants have."""
+
+    def decorate(function):
+        compiled = njit(**_OPTIONS)(function)
+        if isinstance(compiled, Dispatcher):  # not under NUMBA_DISABLE_JIT
+            _ON_DEMAND_SIGNATURES[compiled] = signature
+        return compiled
+
+    return decorate
+
+
+def compile_on_demand(*kernels) -> None:
+    """Compile ``on_demand_kernel``s (callees before callers) for their signatures, and
+    for nothing else: a caller passing a constant gets the compiled code, not a new copy."""
+    for compiled in kernels:
+        signature = _ON_DEMAND_SIGNATURES.pop(compiled, None)
+        if signature is not None:
+            compiled.compile(signature)
+            compiled.disable_compile()
 
 
 leaf_kernel = njit(cache=True, nogil=True, _nrt=False, inline="always")

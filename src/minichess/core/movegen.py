@@ -10,7 +10,6 @@ from minichess.core.jit import BOOL, INT, MOVES, NONE, POSITION, TABLES, kernel,
 from minichess.core.layout import (
     BB,
     DROP,
-    F_COMPULSORY,
     F_DOUBLE_STEP,
     F_ISOLATED,
     F_PROMOTION_TYPES,
@@ -241,28 +240,13 @@ def piece_moves(tab, buf, n, piece_type, sq, occ, targets, empty, kinds, count_o
 
 
 @leaf_kernel
-def _pawn_captures(tab, pawns, colour):
+def pawn_captures(tab, pawns, colour):
     """The squares ``pawns`` of ``colour`` capture on, towards the lower and the higher file."""
     # towards the lower file: +7 for White, -9 for Black; higher file: +9 / -7
     to_lower, to_higher = (7, 9) if colour == 0 else (9, 7)
     lower = _shift_forward(pawns & tab[MASKS, M_NOT_FIRST_FILE], colour, to_lower)
     higher = _shift_forward(pawns & tab[MASKS, M_NOT_LAST_FILE], colour, to_higher)
     return lower, higher
-
-
-@kernel(INT(POSITION, TABLES, INT, INT))
-def attacked_squares(pos, tab, by, occ):
-    """Every square a piece of colour ``by`` attacks when the board's occupancy is ``occ``."""
-    base = BB + by * 8
-    lower, higher = _pawn_captures(tab, pos[base + PAWN], by)
-    att = lower | higher
-    for piece_type in range(2, 7):
-        pieces = pos[base + piece_type]
-        while pieces != 0:
-            sq = ctz(pieces)
-            att |= piece_attacks(tab, move_set(tab, piece_type, sq, occ), sq, occ)
-            pieces &= pieces - 1
-    return att & tab[MASKS, M_BOARD]
 
 
 @leaf_kernel
@@ -274,7 +258,7 @@ def _pawn_moves(pos, tab, buf, n, colour, kinds, count_only, movers, allowed):
     promotion_rank = tab[MASKS, M_PROMOTION_RANK + colour]
     forward = 8 if colour == 0 else -8
     theirs = pos[BB + (1 - colour) * 8] & allowed
-    lower, higher = _pawn_captures(tab, pawns, colour)
+    lower, higher = pawn_captures(tab, pawns, colour)
     single = _shift_forward(pawns, colour, 8) & empty
     double = 0
     if tab[FLAGS, F_DOUBLE_STEP] != 0:
@@ -293,21 +277,6 @@ def _pawn_moves(pos, tab, buf, n, colour, kinds, count_only, movers, allowed):
             targets = (single if stage == 2 else double) & allowed
             delta = forward if stage == 2 else 2 * forward
         n = _emit_pawns(tab, buf, n, targets, delta, promotion_rank, count_only)
-    return n
-    empty = ~(pos[BB] | pos[BB + 8]) & tab[MASKS, M_BOARD]
-    promotion_rank = tab[MASKS, M_PROMOTION_RANK + colour]
-    forward = 8 if colour == 0 else -8
-    if kinds & GEN_CAPTURES:
-        theirs = pos[BB + (1 - colour) * 8] & allowed
-        lower, higher = _pawn_captures(tab, pawns, colour)
-        n = _emit_pawns(tab, buf, n, lower & theirs, forward - 1, promotion_rank, count_only)
-        n = _emit_pawns(tab, buf, n, higher & theirs, forward + 1, promotion_rank, count_only)
-    if kinds & GEN_STEPS:
-        single = _shift_forward(pawns, colour, 8) & empty
-        n = _emit_pawns(tab, buf, n, single & allowed, forward, promotion_rank, count_only)
-        if tab[FLAGS, F_DOUBLE_STEP] != 0:
-            double = _shift_forward(single & tab[MASKS, M_DOUBLE_STEP + colour], colour, 8) & empty
-            n = _emit_pawns(tab, buf, n, double & allowed, 2 * forward, promotion_rank, count_only)
     return n
 
 
@@ -383,15 +352,3 @@ def generate_or_count(pos, tab, buf, n, kinds, count_only, movers, allowed):
     if count_only:
         return count_moves(pos, tab, buf, n, kinds, movers, allowed)
     return generate(pos, tab, buf, n, kinds, movers, allowed)
-
-
-@leaf_kernel
-def generate_pseudo_legal(pos, tab, buf, n, count_only):
-    """All pseudo-legal moves, with compulsory capture applied where the variant has it."""
-    kinds = GEN_ALL
-    if tab[FLAGS, F_COMPULSORY] != 0:
-        kinds = GEN_CAPTURES
-    end = generate_or_count(pos, tab, buf, n, kinds, count_only, EVERYWHERE, EVERYWHERE)
-    if end != n or kinds == GEN_ALL:
-        return end
-    return generate_or_count(pos, tab, buf, n, GEN_QUIETS, count_only, EVERYWHERE, EVERYWHERE)

@@ -11,14 +11,13 @@ reductions with re-search, mate-distance pruning; scores in centipawns for the s
 with ``MATE - plies`` for a forced win.
 """
 
+from collections.abc import Callable
+from functools import cache
+
 import numpy as np
 
 from minichess.core.bits import prefetch
-from minichess.core.jit import (
-    allocating_kernel,
-    kernel,
-    leaf_kernel,
-)
+from minichess.core.jit import kernel, leaf_kernel
 from minichess.core.layout import (
     BB,
     BISHOP,
@@ -36,14 +35,15 @@ from minichess.core.layout import (
     ROOK,
     STM,
 )
-from minichess.core.movegen import EVERYWHERE, GEN_CAPTURES, generate, in_check
+from minichess.core.movegen import GEN_CAPTURES, in_check
 from minichess.core.position import make_null_move, play, take_back, unmake_null_move
 from minichess.core.rules import (
     END_NONE,
     ROYALTY_CHECK,
     earlier_occurrences,
-    generate_legal,
-    legal_moves_of_kinds,
+    legal_moves,
+    moves_of_kinds,
+    prepare_rules,
     rule_end,
 )
 from minichess.engine.evaluation import evaluate, piece_value
@@ -213,44 +213,57 @@ def pick_next(moves, order, start, count):
     return moves[start]
 
 
-@kernel()
-def quiescence_moves(pos, tab, buf, undo, sp, checked):
+@leaf_kernel
+def quiescence_moves(pos, tab, buf, undo, sp, checked, check_legality):
     """Moves searched in quiescence: every legal move where the side must move that way anyway
     (in check, or captures are compulsory and there is one), else the legal captures. -1 where
     captures are compulsory but there is none: the side stands pat."""
     if checked != 0 or tab[FLAGS, F_COMPULSORY] != 0:
-        n = generate_legal(pos, tab, buf, undo, sp)
+        n = legal_moves(pos, tab, buf, undo, sp, False, check_legality)
         if checked == 0 and n > 0 and is_capture(pos, buf[0]) == 0:
             return -1
         return n
-    if tab[FLAGS, F_ROYALTY] == ROYALTY_CHECK:
-        return legal_moves_of_kinds(pos, tab, buf, undo, sp, GEN_CAPTURES, False)
-    return generate(pos, tab, buf, 0, GEN_CAPTURES, EVERYWHERE, EVERYWHERE)
+    return moves_of_kinds(pos, tab, buf, undo, sp, GEN_CAPTURES, False, check_legality)
 
 
-@allocating_kernel()
-def search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers, history, pv,
-           control):
+def search(pos: np.ndarray, tab: np.ndarray, weights: np.ndarray, undo: np.ndarray, sp0: int,
+           depth: int, alpha: int, beta: int, tt: np.ndarray, evals: np.ndarray,
+           killers: np.ndarray, history: np.ndarray, pv: np.ndarray,
+           control: np.ndarray) -> int:
     """Search the position to ``depth`` plies in the window (alpha, beta); return the score.
 
-    ``pv[0, :n]`` receives the principal variation (``n`` returned in ``control`` is not
-    needed: it ends with a 0). Stops early when ``control[C_STOP]`` is set or the node limit
-    is reached, with ``control[C_ABORTED] = 1``; the result is then not to be trusted.
+    ``pv[0]`` receives the principal variation, ended by a 0. Stops early when
+    ``control[C_STOP]`` is set or the node limit is reached, with ``control[C_ABORTED] = 1``;
+    the result is then not to be trusted.
     """
     frames = np.zeros((MAX_PLY + 1, FRAME_FIELDS), dtype=np.int64)
     moves = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
     order = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
     scratch = np.zeros(1)
-    return _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers,
-                   history, pv, control, frames, moves, order, scratch)
+    compiled = search_kernel(bool(tab[FLAGS, F_ROYALTY] == ROYALTY_CHECK))
+    return int(compiled(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers,
+                        history, pv, control, frames, moves, order, scratch))
 
 
-@kernel()
+@cache
+def search_kernel(check_legality: bool) -> Callable[..., int]:
+    """``search``'s compiled work for variants whose king is royal (``check_legality``) or
+    not, compiled on first use; the caller makes its buffers."""
+    prepare_rules(check_legality)
+
+    def search_in(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers,
+                  history, pv, control, frames, moves, order, scratch):
+        return _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers,
+                       history, pv, control, frames, moves, order, scratch, check_legality)
+
+    return kernel()(search_in)
+
+
+@leaf_kernel
 def _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers, history, pv,
-            control, frames, moves, order, scratch):
-    """``search`` in the buffers it made: a stack frame and the moves with their ordering
-    keys per ply, and a scratch array for the evaluation."""
-    check_rules = tab[FLAGS, F_ROYALTY] == ROYALTY_CHECK
+            control, frames, moves, order, scratch, check_legality):
+    """``search`` in its buffers: a stack frame and the moves with their ordering keys per
+    ply, and a scratch array for the evaluation."""
     repetition_rule = tab[FLAGS, F_REPETITION] != 0
     generation = control[C_TT_GENERATION]
     control[C_ABORTED] = 0
@@ -297,7 +310,7 @@ def _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers
                         ret = f[F_ALPHA]
                         returning = True
             if not returning:
-                checked = 1 if check_rules and in_check(pos, tab, pos[STM]) else 0
+                checked = 1 if check_legality and in_check(pos, tab, pos[STM]) else 0
                 f[F_CHECK] = checked
                 if checked != 0 and f[F_QUIESCENCE] == 0:
                     f[F_DEPTH] += 1
@@ -339,7 +352,8 @@ def _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers
                         f[F_BEST] = stand
                         f[F_ALPHA] = max(f[F_ALPHA], stand)
                 if not returning:
-                    n = quiescence_moves(pos, tab, moves[ply], undo, sp, f[F_CHECK])
+                    n = quiescence_moves(pos, tab, moves[ply], undo, sp, f[F_CHECK],
+                                         check_legality)
                     f[F_COUNT] = n
                     if n < 0:
                         ret = static_eval(pos, tab, weights, evals, scratch, control)
@@ -368,7 +382,7 @@ def _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers
                     f[F_STATE] = AFTER_NULL
                     ply += 1
                     continue
-                n = generate_legal(pos, tab, moves[ply], undo, sp)
+                n = legal_moves(pos, tab, moves[ply], undo, sp, False, check_legality)
                 if n == 0:
                     ret = no_moves_score(pos, tab, ply, f[F_CHECK])
                     returning = True
@@ -387,7 +401,7 @@ def _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers
                 ret = f[F_BETA] if -ret > MATE_BOUND else -ret
                 returning = True
             else:
-                n = generate_legal(pos, tab, moves[ply], undo, sp)
+                n = legal_moves(pos, tab, moves[ply], undo, sp, False, check_legality)
                 if n == 0:
                     ret = no_moves_score(pos, tab, ply, f[F_CHECK])
                     returning = True
