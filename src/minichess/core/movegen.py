@@ -6,7 +6,16 @@ once for each use (``generate`` and ``count_moves``).
 """
 
 from minichess.core.bits import HAS_FAST_PEXT, clz, ctz, pext, popcount
-from minichess.core.jit import BOOL, INT, MOVES, NONE, POSITION, TABLES, kernel, leaf_kernel
+from minichess.core.jit import (
+    BOOL,
+    INT,
+    MOVES,
+    NONE,
+    POSITION,
+    TABLES,
+    kernel,
+    leaf_kernel,
+)
 from minichess.core.layout import (
     BB,
     DROP,
@@ -305,9 +314,9 @@ def _drops(pos, tab, buf, n, colour, count_only):
     return n
 
 
-def _pseudo_legal_kernel(count_only: bool, doc: str):
-    """The pseudo-legal move generator compiled for writing moves or for counting them
-    (``count_only`` is a constant of the compiled code, which keeps only what it needs)."""
+def _pseudo_legal(count_only: bool, doc: str):
+    """The pseudo-legal move generator, for writing moves or for counting them: ``count_only``
+    is a constant of the compiled code, which keeps only what it needs."""
 
     def pseudo_legal(pos, tab, buf, n, kinds, movers, allowed):
         colour = pos[STM]
@@ -329,10 +338,12 @@ def _pseudo_legal_kernel(count_only: bool, doc: str):
         return n
 
     pseudo_legal.__doc__ = doc
-    return kernel(INT(POSITION, TABLES, MOVES, INT, INT, INT, INT))(pseudo_legal)
+    return pseudo_legal
 
 
-generate = _pseudo_legal_kernel(
+_PSEUDO_LEGAL = INT(POSITION, TABLES, MOVES, INT, INT, INT, INT)
+_COUNT_DOC = """``n`` plus the number of moves ``generate`` would write (``buf`` stays as it is)."""
+generate = kernel(_PSEUDO_LEGAL)(_pseudo_legal(
     False,
     """Pseudo-legal moves of the given ``kinds`` (GEN_* bits) of the side to move's pieces on
     ``movers`` to squares in ``allowed`` (EVERYWHERE for all). Drops count as moves of the
@@ -340,10 +351,16 @@ generate = _pseudo_legal_kernel(
 
     Appends them to ``buf`` from index ``n`` and returns the new end index. Compulsory capture
     is not applied here.""",
-)
-count_moves = _pseudo_legal_kernel(
-    True, """``n`` plus the number of moves ``generate`` would write (``buf`` is left as it is)."""
-)
+))
+count_moves = kernel(_PSEUDO_LEGAL)(_pseudo_legal(True, _COUNT_DOC))
+_count_moves_inlined = leaf_kernel(_pseudo_legal(True, _COUNT_DOC))
+
+
+@kernel(INT(POSITION, TABLES))
+def count_all_moves(pos, tab):
+    """The number of pseudo-legal moves of every kind: ``count_moves`` compiled with its kinds
+    and squares as constants, and no buffer to pass (a count writes none), for perft's leaves."""
+    return _count_moves_inlined(pos, tab, pos, 0, GEN_ALL, EVERYWHERE, EVERYWHERE)
 
 
 @leaf_kernel

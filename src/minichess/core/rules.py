@@ -58,6 +58,7 @@ from minichess.core.movegen import (
     GEN_ALL,
     GEN_CAPTURES,
     GEN_QUIETS,
+    count_all_moves,
     generate_or_count,
     in_check,
 )
@@ -114,6 +115,15 @@ def legal_moves(pos, tab, buf, undo, sp, count_only, check_legality):
     if check_legality:
         return _legal_moves_with_check(pos, tab, buf, undo, sp, count_only)
     return _legal_moves_no_check(pos, tab, buf, undo, sp, count_only)
+
+
+@leaf_kernel
+def _count_leaf_moves(pos, tab, buf, undo, sp, check_legality):
+    """``all_legal_moves`` counted, where perft spends most of its time: by ``count_all_moves``
+    where every pseudo-legal move is legal and there is no compulsory capture."""
+    if not check_legality and tab[FLAGS, F_COMPULSORY] == 0:
+        return count_all_moves(pos, tab)
+    return all_legal_moves(pos, tab, buf, undo, sp, True, check_legality)
 
 
 @leaf_kernel
@@ -259,9 +269,8 @@ def rule_kernels(check_legality: bool) -> RuleKernels:
                                                     check_legality)
                         stack[1, ply] = 0
                         continue
-                    # inlined where most of the time goes: a call less per leaf's parent
-                    nodes += all_legal_moves(pos, tab, moves[ply + 1], undo, child, True,
-                                             check_legality)
+                    nodes += _count_leaf_moves(pos, tab, moves[ply + 1], undo, child,
+                                               check_legality)
             take_back(pos, tab, undo, sp + ply)
         return nodes
 
