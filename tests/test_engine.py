@@ -114,6 +114,18 @@ def test_stop_ends_an_unlimited_search_from_another_thread():
     assert info.pv[0] in Board("losalamos").legal_moves
 
 
+def test_a_stop_before_the_search_thread_begins_is_not_lost():
+    engine = Engine(seed=1)
+    iterations = engine.iter_analysis(Board("losalamos"), Limit())  # unlimited
+    engine.stop()  # the thread below has not begun iterating yet
+    results = []
+    thread = threading.Thread(target=lambda: results.extend(iterations))
+    thread.start()
+    thread.join(5.0)
+    assert not thread.is_alive()
+    assert results[-1].pv[0] in Board("losalamos").legal_moves
+
+
 def test_a_fixed_seed_makes_a_weak_level_reproducible():
     def moves_of(seed: int) -> list[str]:
         engine, board, played = Engine(level=2, seed=seed), Board("minitchess"), []

@@ -260,7 +260,10 @@ class Engine:
         return last
 
     def iter_analysis(self, board: Board, limit: Limit) -> Iterator[Info]:
-        """Yield an :class:`Info` per completed iteration until a limit is reached."""
+        """An iterator of :class:`Info`, one per completed iteration until a limit is reached.
+
+        The search is set up by this call, before the first iteration: a :meth:`stop` from
+        another thread after it is never lost, even if the thread iterating has not begun."""
         moves = board.legal_moves
         if not moves:
             raise MinichessError(f"no move to search: the game is over ({board.outcome()})")
@@ -282,6 +285,11 @@ class Engine:
         control[C_TT_GENERATION] = self._tt_generation
         weights = self.weights(board.variant)
         self._evals[:] = 0  # the weights or the variant may differ from the last search
+        return self._iterations(state, weights, max_depth, budget, moves)
+
+    def _iterations(self, state: CoreState, weights: np.ndarray, max_depth: int,
+                    budget: tuple[float, float] | None, moves: list[Move]) -> Iterator[Info]:
+        control = self._control
         start = time.perf_counter()
         timer = None
         if budget is not None:

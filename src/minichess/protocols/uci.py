@@ -19,7 +19,7 @@ answered with ``info string <why>``; the engine never stops because of bad input
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -171,21 +171,25 @@ class SearchThread:
         """Why the search failed, if it did."""
         self.finished = threading.Event()
         self._stop_requested = threading.Event()
+        iterations: Iterator[Info] = iter(())
+        try:  # set up here, so that a stop right after this is not lost
+            iterations = engine.iter_analysis(board, limit)
+        except Exception as error:  # reported through on_end: a GUI always gets its bestmove
+            self.error = error
         self._thread = threading.Thread(
-            target=self._run, args=(board, limit, on_info, on_end, until_stopped), daemon=True
+            target=self._run, args=(iterations, on_info, on_end, until_stopped), daemon=True
         )
         self._thread.start()
 
     def _run(
         self,
-        board: Board,
-        limit: Limit,
+        iterations: Iterator[Info],
         on_info: Callable[[Info], None],
         on_end: Callable[[SearchThread], None],
         until_stopped: bool,
     ) -> None:
         try:
-            for info in self.engine.iter_analysis(board, limit):
+            for info in iterations:
                 self.last = info
                 on_info(info)
                 if self._stop_requested.is_set():
@@ -200,9 +204,8 @@ class SearchThread:
     def stop(self) -> None:
         """End the search at once and wait until its end has been reported."""
         self._stop_requested.set()
-        while self._thread.is_alive():
-            self.engine.stop()  # again and again: a stop sent before the search began is lost
-            self._thread.join(0.01)
+        self.engine.stop()
+        self.join()
 
     def join(self) -> None:
         """Wait for the search thread to end (interruptible by Ctrl-C in the main thread)."""
