@@ -46,13 +46,15 @@ def measure(variant: str, depth: int, repeat: int) -> dict:
             "nps": round(nodes / best)}
 
 
-def startup_seconds(cold: bool) -> float:
-    """Wall time of `minichess perft 1` in a fresh process (cold: empty compile cache)."""
+def startup_seconds(cold: bool, depth: int = 1, variant: str = "minitchess") -> float:
+    """Wall time of `minichess perft DEPTH --variant VARIANT` in a fresh process (cold: with an
+    empty compile cache). Depth 1 needs no tree walk; deeper, its kernel is compiled too."""
     env = dict(os.environ)
     cache = tempfile.mkdtemp() if cold else None
     if cache:
         env["NUMBA_CACHE_DIR"] = cache
-    command = [sys.executable, "-m", "minichess.cli.main", "perft", "1"]
+    command = [sys.executable, "-m", "minichess.cli.main", "perft", str(depth), "--variant",
+               variant]
     try:
         start = time.perf_counter()
         subprocess.run(command, env=env, check=True, capture_output=True)
@@ -80,12 +82,26 @@ def main() -> None:
             print(f"{variant:18} perft({depth}) {row['nodes']:>12,} in {row['seconds']:7.3f} s"
                   f"  {row['nps'] / 1e6:7.1f} M leaves/s", flush=True)
     if args.startup:
-        cold, warm = startup_seconds(cold=True), startup_seconds(cold=False)
-        if args.json:
-            print(json.dumps({"cold_start_seconds": round(cold, 2),
-                              "warm_start_seconds": round(warm, 2)}))
-        else:
-            print(f"cold start {cold:.2f} s, warm start {warm:.2f} s (minichess perft 1)")
+        report_startup(args.json)
+
+
+def report_startup(as_json: bool) -> None:
+    """Time the cold starts of `minichess perft 1` and `perft 5` (minitchess, and chess36
+    whose rules need more code), then a warm `minichess perft 1`."""
+    starts = {
+        "cold_start_seconds": startup_seconds(cold=True),
+        "cold_start_perft5_seconds": startup_seconds(cold=True, depth=5),
+        "cold_start_chess36_perft5_seconds": startup_seconds(cold=True, depth=5,
+                                                             variant="chess36"),
+        "warm_start_seconds": startup_seconds(cold=False),
+    }
+    if as_json:
+        print(json.dumps({name: round(seconds, 2) for name, seconds in starts.items()}))
+        return
+    print(f"cold start {starts['cold_start_seconds']:.2f} s (minichess perft 1), "
+          f"{starts['cold_start_perft5_seconds']:.2f} s (perft 5), "
+          f"{starts['cold_start_chess36_perft5_seconds']:.2f} s (perft 5 --variant chess36); "
+          f"warm start {starts['warm_start_seconds']:.2f} s (minichess perft 1)")
 
 
 if __name__ == "__main__":

@@ -356,10 +356,11 @@ count_moves = kernel(_PSEUDO_LEGAL)(_pseudo_legal(True, _COUNT_DOC))
 _count_moves_inlined = leaf_kernel(_pseudo_legal(True, _COUNT_DOC))
 
 
-@kernel(INT(POSITION, TABLES))
+@kernel()
 def count_all_moves(pos, tab):
     """The number of pseudo-legal moves of every kind: ``count_moves`` compiled with its kinds
-    and squares as constants, and no buffer to pass (a count writes none), for perft's leaves."""
+    and squares as constants, and no buffer to pass (a count writes none), for perft's leaves
+    (compiled with the first perft that needs it)."""
     return _count_moves_inlined(pos, tab, pos, 0, GEN_ALL, EVERYWHERE, EVERYWHERE)
 
 

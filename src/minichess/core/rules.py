@@ -97,7 +97,7 @@ def all_legal_moves(pos, tab, buf, undo, sp, count_only, check_legality):
         kinds = GEN_QUIETS
 
 
-@kernel(INT(POSITION, TABLES, MOVES, UNDO, INT, BOOL))
+@on_demand_kernel(INT(POSITION, TABLES, MOVES, UNDO, INT, BOOL))
 def _legal_moves_no_check(pos, tab, buf, undo, sp, count_only):
     """``RuleKernels.legal_moves`` where the king is not royal."""
     return all_legal_moves(pos, tab, buf, undo, sp, count_only, False)
@@ -204,6 +204,75 @@ def _game_end(pos, tab, buf, undo, sp, check_legality):
     return _end_after_moves(pos, tab, undo, sp)
 
 
+@on_demand_kernel(INT(POSITION, TABLES, MOVES, UNDO, INT))
+def _game_end_no_check(pos, tab, buf, undo, sp):
+    """``RuleKernels.game_end`` where the king is not royal."""
+    return _game_end(pos, tab, buf, undo, sp, False)
+
+
+@on_demand_kernel(INT(POSITION, TABLES, MOVES, UNDO, INT))
+def _game_end_with_check(pos, tab, buf, undo, sp):
+    """``RuleKernels.game_end`` where the king is royal."""
+    return _game_end(pos, tab, buf, undo, sp, True)
+
+
+@leaf_kernel
+def game_end(pos, tab, buf, undo, sp, check_legality):
+    """``_game_end`` by a call to the kernel for ``check_legality``."""
+    if check_legality:
+        return _game_end_with_check(pos, tab, buf, undo, sp)
+    return _game_end_no_check(pos, tab, buf, undo, sp)
+
+
+@leaf_kernel
+def _walk(pos, tab, depth, undo, sp, moves, stack, check_legality):
+    """``RuleKernels.walk``: ``moves[ply]`` holds the moves at each ply, ``stack`` how many
+    there are (row 0) and which is being searched (row 1)."""
+    if depth <= 0:
+        return 1
+    if game_end(pos, tab, moves[0], undo, sp, check_legality) != END_NONE:
+        return 0
+    if depth == 1:
+        return legal_moves(pos, tab, moves[0], undo, sp, True, check_legality)
+    stack[0, 0] = legal_moves(pos, tab, moves[0], undo, sp, False, check_legality)
+    stack[1, 0] = 0
+    nodes = 0
+    ply = 0
+    while True:
+        if stack[1, ply] == stack[0, ply]:
+            if ply == 0:
+                break
+            ply -= 1
+        else:
+            move = moves[ply, stack[1, ply]]
+            stack[1, ply] += 1
+            play(pos, tab, move, undo, sp + ply)
+            if rule_end(pos, tab, undo, sp + ply + 1) == END_NONE:
+                child = sp + ply + 1
+                if ply + 2 < depth:
+                    ply += 1
+                    stack[0, ply] = legal_moves(pos, tab, moves[ply], undo, child, False,
+                                                check_legality)
+                    stack[1, ply] = 0
+                    continue
+                nodes += _count_leaf_moves(pos, tab, moves[ply + 1], undo, child,
+                                           check_legality)
+        take_back(pos, tab, undo, sp + ply)
+    return nodes
+
+
+@kernel()  # these two are compiled on first use: most programs never count perft
+def _walk_no_check(pos, tab, depth, undo, sp, moves, stack):
+    """``RuleKernels.walk`` where the king is not royal."""
+    return _walk(pos, tab, depth, undo, sp, moves, stack, False)
+
+
+@kernel()
+def _walk_with_check(pos, tab, depth, undo, sp, moves, stack):
+    """``RuleKernels.walk`` where the king is royal."""
+    return _walk(pos, tab, depth, undo, sp, moves, stack, True)
+
+
 class RuleKernels(NamedTuple):
     """The compiled rules for the variants of one kind: those where the king is royal (moves
     may not leave it attacked) or not. Each function takes the position and tables first.
@@ -225,11 +294,13 @@ class RuleKernels(NamedTuple):
 
 
 def prepare_rules(check_legality: bool) -> None:
-    """Compile the rules that only variants with a royal king need, if ``check_legality``,
+    """Compile the rules of the variants with a royal king (``check_legality``) or without,
     before any kernel using them (once per process; they are cached on disk)."""
     if check_legality:
         legality.prepare()
-        compile_on_demand(_legal_moves_with_check)
+        compile_on_demand(_legal_moves_with_check, _game_end_with_check)
+    else:
+        compile_on_demand(_legal_moves_no_check, _game_end_no_check)
 
 
 @cache
@@ -237,48 +308,9 @@ def rule_kernels(check_legality: bool) -> RuleKernels:
     """The rules for variants whose king is royal (``check_legality``) or not, compiled on
     first request (or loaded from the cache): a variant never compiles the other kind."""
     prepare_rules(check_legality)
-
-    def game_end(pos, tab, buf, undo, sp):
-        return _game_end(pos, tab, buf, undo, sp, check_legality)
-
-    def walk(pos, tab, depth, undo, sp, moves, stack):
-        if depth <= 0:
-            return 1
-        if _game_end(pos, tab, moves[0], undo, sp, check_legality) != END_NONE:
-            return 0
-        if depth == 1:
-            return legal_moves(pos, tab, moves[0], undo, sp, True, check_legality)
-        stack[0, 0] = legal_moves(pos, tab, moves[0], undo, sp, False, check_legality)
-        stack[1, 0] = 0
-        nodes = 0
-        ply = 0
-        while True:
-            if stack[1, ply] == stack[0, ply]:
-                if ply == 0:
-                    break
-                ply -= 1
-            else:
-                move = moves[ply, stack[1, ply]]
-                stack[1, ply] += 1
-                play(pos, tab, move, undo, sp + ply)
-                if rule_end(pos, tab, undo, sp + ply + 1) == END_NONE:
-                    child = sp + ply + 1
-                    if ply + 2 < depth:
-                        ply += 1
-                        stack[0, ply] = legal_moves(pos, tab, moves[ply], undo, child, False,
-                                                    check_legality)
-                        stack[1, ply] = 0
-                        continue
-                    nodes += _count_leaf_moves(pos, tab, moves[ply + 1], undo, child,
-                                               check_legality)
-            take_back(pos, tab, undo, sp + ply)
-        return nodes
-
-    return RuleKernels(
-        _legal_moves_with_check if check_legality else _legal_moves_no_check,
-        kernel(INT(POSITION, TABLES, MOVES, UNDO, INT))(game_end),
-        kernel()(walk),  # compiled on first use: most programs never count perft
-    )
+    if check_legality:
+        return RuleKernels(_legal_moves_with_check, _game_end_with_check, _walk_with_check)
+    return RuleKernels(_legal_moves_no_check, _game_end_no_check, _walk_no_check)
 
 
 def rules_for(tab: np.ndarray) -> RuleKernels:
@@ -287,9 +319,7 @@ def rules_for(tab: np.ndarray) -> RuleKernels:
 
 
 def perft_buffers(depth: int) -> tuple[np.ndarray, np.ndarray]:
-    """The move lists and the explicit stack a perft walk of ``depth`` plies works in:
-    ``moves[ply]`` holds the moves at each ply, ``stack`` how many there are (row 0) and which
-    is being searched (row 1)."""
+    """The move lists and the explicit stack a perft walk of ``depth`` plies works in."""
     size = max(depth, 1)
     return np.zeros((size + 1, MAX_MOVES), dtype=np.int64), np.zeros((2, size), dtype=np.int64)
 
