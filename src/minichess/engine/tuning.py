@@ -11,7 +11,8 @@ that ``sigmoid(score)`` predicts the result. Rounds repeat with the new weights.
 
 writes ``src/minichess/engine/weights/<variant>.json``, which the engine then uses, but only
 if the new weights win a verification match against the weights used before (``--verify``
-games at 2+0.05; a score above one half keeps them).
+games at ``--time``, 2+0.05 unless told, ``--concurrency`` at once; a score above one half
+keeps them). ``--regularisation`` sets how strongly the fit keeps to the starting weights.
 """
 
 from __future__ import annotations
@@ -34,10 +35,14 @@ from minichess.pieces import WHITE
 from minichess.variants import VariantDefinition, get_variant
 
 SCALE = math.log(10) / 400  # a score of 400 centipawns: 10 to 1 odds
+VERIFY_TIME = "2+0.05"
+"""Default time control of the verification match."""
 REGULARISATION = 2e-6
+"""Default pull of the weights towards the starting ones (per squared centipawn)."""
 MAX_PLIES = 300
-NEAR_MOVE_LIMIT = 30
-"""Positions this many plies or fewer before a move limit are not recorded."""
+NEAR_MOVE_LIMIT = 3 / 8
+"""Positions in this last part of a move limit are not recorded: the last 30 of minitchess's
+80 plies, the last 18 of csc111's 50 (a fixed 30 plies would leave only csc111's first 20)."""
 
 
 @dataclass
@@ -89,14 +94,15 @@ def _near_move_limit(board: Board) -> bool:
     """Whether a move limit will end the game soon whatever the material: such positions
     would teach that material is worth little."""
     limit = board.variant.move_limit
-    return limit > 0 and board.ply() > limit - NEAR_MOVE_LIMIT
+    return limit > 0 and board.ply() > limit - int(limit * NEAR_MOVE_LIMIT)
 
 
-def fit(samples: Samples, start: np.ndarray, prior: np.ndarray,
-        steps: int = 1500) -> tuple[np.ndarray, float]:
-    """Weights minimising the mean squared error of the predicted results, kept near
-    ``prior`` where the data say little (Adam, one centipawn a step at most); returns them
-    rounded, with the final loss."""
+def fit(samples: Samples, start: np.ndarray, prior: np.ndarray, steps: int = 1500,
+        regularisation: float = REGULARISATION) -> tuple[np.ndarray, float]:
+    """Weights minimising the mean squared error of the predicted results plus
+    ``regularisation`` times the squared distance from ``prior``, which keeps them near it
+    where the data say little (Adam, one centipawn a step at most); returns them rounded,
+    with the final loss."""
     x, y = samples.features, samples.results
     used = np.abs(x).sum(axis=0) > 0
     w = start.astype(np.float64)
@@ -107,9 +113,9 @@ def fit(samples: Samples, start: np.ndarray, prior: np.ndarray,
         p = 1 / (1 + np.exp(-SCALE * (x @ w)))
         error = p - y
         penalty = w - prior
-        value = float(np.mean(error**2) + REGULARISATION * np.sum(penalty**2))
+        value = float(np.mean(error**2) + regularisation * np.sum(penalty**2))
         gradient = 2 * SCALE * (x.T @ (error * p * (1 - p))) / len(y)
-        gradient += 2 * REGULARISATION * penalty
+        gradient += 2 * regularisation * penalty
         first = beta1 * first + (1 - beta1) * gradient
         second = beta2 * second + (1 - beta2) * gradient**2
         corrected = first / (1 - beta1**step)
@@ -119,9 +125,11 @@ def fit(samples: Samples, start: np.ndarray, prior: np.ndarray,
 
 
 def tune(variant_name: str, games: int, depth: int, rounds: int, seed: int,
-         verify: int = 0) -> dict:
+         verify: int = 0, concurrency: int | None = None,
+         regularisation: float = REGULARISATION, time_control: str = VERIFY_TIME) -> dict:
     """Tune a variant's weights in ``rounds`` rounds of self-play and fitting; keep them if
-    they win a ``verify``-game match against the weights used before (0: keep them anyway)."""
+    they win a ``verify``-game match at ``time_control`` against the weights used before
+    (0: keep them anyway), played ``concurrency`` games at a time (default: one per core)."""
     variant = get_variant(variant_name)
     prior = starting_weights(variant).astype(np.float64)
     before = variant_weights(variant)
@@ -130,25 +138,27 @@ def tune(variant_name: str, games: int, depth: int, rounds: int, seed: int,
     for round_number in range(rounds):
         started = time.perf_counter()
         samples = self_play(variant, weights, games, depth, seed + round_number)
-        weights, loss = fit(samples, weights, prior)
+        weights, loss = fit(samples, weights, prior, regularisation=regularisation)
         report["rounds"].append({"positions": len(samples.results), "loss": round(loss, 5),
                                  "seconds": round(time.perf_counter() - started, 1)})
         print(json.dumps(report["rounds"][-1]), flush=True)
-    about = {"games_per_round": games, "depth": depth, **report}
+    about = {"games_per_round": games, "depth": depth, "seed": seed,
+             "regularisation": regularisation, **report}
     if not verify:
         save(variant, weights, about)
         return report
     path = WEIGHTS_DIR / f"{variant.name}.json"
     kept_text = path.read_text() if path.exists() else None
     save(variant, weights, about)  # the verification's players load it
-    score = 0.0
+    match: dict = {"games": verify, "time_control": time_control, "score": 0.0}
     try:
-        score = _verification_score(variant, before, verify, seed)
+        match = _verification(variant, before, verify, seed, concurrency, time_control)
     finally:
-        report["verification_score"] = score
-        print(json.dumps({"verification_score": score}), flush=True)
-        if score > 0.5:
-            save(variant, weights, {**about, "verification_score": score})
+        report["verification_score"] = match["score"]
+        print(json.dumps(match), flush=True)
+        if match["score"] > 0.5:
+            save(variant, weights, {**about, "verification_score": match["score"],
+                                    "verification": match})
         elif kept_text is None:  # the new weights did not win: keep what was there
             path.unlink()
         else:
@@ -156,18 +166,19 @@ def tune(variant_name: str, games: int, depth: int, rounds: int, seed: int,
     return report
 
 
-def _verification_score(variant: VariantDefinition, before: np.ndarray, games: int,
-                         seed: int) -> float:
-    """Score of the saved (new) weights against ``before`` (the starting weights when
-    ``before`` are those)."""
+def _verification(variant: VariantDefinition, before: np.ndarray, games: int, seed: int,
+                  concurrency: int | None, time_control: str) -> dict:
+    """The match of the saved (new) weights against ``before`` (the starting weights when
+    ``before`` are those): games, time control, wins, draws, losses and score of the new."""
     from minichess.match import play_match
 
     rival = "level:10,weights=start"
     if not np.array_equal(before, starting_weights(variant)):
         raise ValueError("verification compares against the starting weights: remove the"
                          " weights file first to tune afresh")
-    result = play_match(["level:10", rival], variant, games, "2+0.05", seed=seed)
-    return result.score
+    result = play_match(["level:10", rival], variant, games, time_control, concurrency, seed)
+    return {"games": games, "time_control": time_control, "wins": result.wins,
+            "draws": result.draws, "losses": result.losses, "score": result.score}
 
 
 def save(variant: VariantDefinition, weights: np.ndarray, about: dict) -> Path:
@@ -188,8 +199,15 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--verify", type=int, default=0, metavar="GAMES",
                         help="keep the weights only if they win a match of GAMES games")
+    parser.add_argument("--regularisation", type=float, default=REGULARISATION,
+                        help="pull towards the starting weights (default %(default)g)")
+    parser.add_argument("--time", default=VERIFY_TIME, metavar="TC",
+                        help="time control of the verification games (default %(default)s)")
+    parser.add_argument("--concurrency", type=int, default=None, metavar="N",
+                        help="verification games played at once (default: one per core)")
     args = parser.parse_args()
-    tune(args.variant, args.games, args.depth, args.rounds, args.seed, args.verify)
+    tune(args.variant, args.games, args.depth, args.rounds, args.seed, args.verify,
+         args.concurrency, args.regularisation, args.time)
 
 
 if __name__ == "__main__":
