@@ -24,10 +24,12 @@ from numba import njit
 from minichess.board import Board
 from minichess.core.layout import HASH, MAILBOX, MAX_MOVES, PLY, STM
 from minichess.core.position import make_move, unmake_move
-from minichess.core.rules import legal_moves
+from minichess.core.rules import rule_kernels
 from minichess.engine.evaluation import W_MATERIAL
 from minichess.engine.weights import variant_weights
 
+legal_moves = rule_kernels(check_legality=True).legal_moves
+"""csc111's king is royal: its compiled legal-move kernel."""
 TABLE_BITS = 24
 LIMIT = 50
 """csc111's move limit in plies (checked before anything else)."""
