@@ -313,9 +313,15 @@ def rule_kernels(check_legality: bool) -> RuleKernels:
     return RuleKernels(_legal_moves_no_check, _game_end_no_check, _walk_no_check)
 
 
+def checks_legality(tab: np.ndarray) -> bool:
+    """Whether the variant whose tables are ``tab`` has a royal king: its rules are the kernels
+    ``with_check``."""
+    return bool(tab[FLAGS, F_ROYALTY] == ROYALTY_CHECK)
+
+
 def rules_for(tab: np.ndarray) -> RuleKernels:
     """The compiled rules for the variant whose tables are ``tab``."""
-    return rule_kernels(bool(tab[FLAGS, F_ROYALTY] == ROYALTY_CHECK))
+    return rule_kernels(checks_legality(tab))
 
 
 def perft_buffers(depth: int) -> tuple[np.ndarray, np.ndarray]:

@@ -25,7 +25,6 @@ from minichess.core.layout import (
     F_COMPULSORY,
     F_NO_MOVES,
     F_REPETITION,
-    F_ROYALTY,
     FLAGS,
     HASH,
     KNIGHT,
@@ -39,7 +38,7 @@ from minichess.core.movegen import GEN_CAPTURES, in_check
 from minichess.core.position import make_null_move, play, take_back, unmake_null_move
 from minichess.core.rules import (
     END_NONE,
-    ROYALTY_CHECK,
+    checks_legality,
     earlier_occurrences,
     legal_moves,
     moves_of_kinds,
@@ -240,7 +239,7 @@ def search(pos: np.ndarray, tab: np.ndarray, weights: np.ndarray, undo: np.ndarr
     moves = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
     order = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
     scratch = np.zeros(1)
-    compiled = search_kernel(bool(tab[FLAGS, F_ROYALTY] == ROYALTY_CHECK))
+    compiled = search_kernel(checks_legality(tab))
     return int(compiled(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers,
                         history, pv, control, frames, moves, order, scratch))
 
@@ -248,15 +247,25 @@ def search(pos: np.ndarray, tab: np.ndarray, weights: np.ndarray, undo: np.ndarr
 @cache
 def search_kernel(check_legality: bool) -> Callable[..., int]:
     """``search``'s compiled work for variants whose king is royal (``check_legality``) or
-    not, compiled on first use; the caller makes its buffers."""
+    not, with the rules it calls compiled first; the caller makes its buffers."""
     prepare_rules(check_legality)
+    return _search_with_check if check_legality else _search_no_check
 
-    def search_in(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers,
-                  history, pv, control, frames, moves, order, scratch):
-        return _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers,
-                       history, pv, control, frames, moves, order, scratch, check_legality)
 
-    return kernel()(search_in)
+@kernel()  # these two are compiled on first use: a program plays few kinds of variant
+def _search_no_check(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers,
+                     history, pv, control, frames, moves, order, scratch):
+    """``search`` where the king is not royal."""
+    return _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers,
+                   history, pv, control, frames, moves, order, scratch, False)
+
+
+@kernel()
+def _search_with_check(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers,
+                       history, pv, control, frames, moves, order, scratch):
+    """``search`` where the king is royal."""
+    return _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers,
+                   history, pv, control, frames, moves, order, scratch, True)
 
 
 @leaf_kernel
