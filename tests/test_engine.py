@@ -9,6 +9,8 @@ import pytest
 
 from minichess import Board, MinichessError
 from minichess.engine import Engine, Limit, time_budget
+from minichess.engine.opponent import materially_best_moves
+from minichess.engine.weights import variant_weights
 from minichess.game import Game, TimeControl
 from minichess.players import EnginePlayer, GreedyPlayer
 from solver import forced_win_plies, move_wins
@@ -158,3 +160,34 @@ def test_searching_a_finished_game_is_an_error(engine):
 def test_levels_outside_one_to_ten_are_refused():
     with pytest.raises(MinichessError):
         Engine(level=11)
+
+
+# csc111 positions that hold the draw against a perfect opponent by more than one move, checked
+# exactly by benchmarks/csc111_draws.py: after the rook moves Rd4-c4 / Rd1-c1, greedy's reply
+# Rd1-c1 / ...Rxc1 forces the trade into a dead draw; the king moves keep the winning chances
+# (greedy loses 93.3% of the time after Kb4-a4 and every time after Kb1-a1, against 50% and
+# never after the rook moves).
+KEEPS_CHANCES = [("1k1r/p2p/P2P/1K1R b - - 0 5", "b4a4"), ("1kr1/p2p/P2P/1K1R w - - 2 6", "b1a1")]
+LIMIT_SEEN = Limit(depth=48)  # beyond the 50-ply limit from here: the search's score is a draw
+
+
+@pytest.mark.parametrize(("fen", "played"), KEEPS_CHANCES)
+def test_among_drawing_moves_the_engine_keeps_a_weak_opponent_chances_to_go_wrong(fen, played):
+    assert Engine(seed=1).play(Board("csc111", fen), LIMIT_SEEN).move.uci() == played
+
+
+def test_the_opponent_model_changes_the_move_played_not_the_analysis():
+    board = Board("csc111", KEEPS_CHANCES[0][0])
+    assert Engine(seed=1).analyse(board, LIMIT_SEEN).pv[0].uci() == "d4c4"  # draws too
+    result = Engine(seed=1).play(board, LIMIT_SEEN)
+    assert result.move.uci() == "b4a4"
+    assert result.pv == [result.move]
+
+
+def test_the_weak_opponent_model_takes_the_most_material_else_any_move():
+    board = Board("csc111", "rqkr/p1Pp/P1pP/RQKR w - - 0 2")
+    weights = variant_weights("csc111")
+    # both ways to take the queen on b4 (pawn c3 or queen b1), nothing less
+    assert [move.uci() for move in materially_best_moves(board, weights)] == ["c3b4", "b1b4"]
+    quiet = Board("csc111", KEEPS_CHANCES[0][0])  # no capture: every move is as good
+    assert materially_best_moves(quiet, weights) == quiet.legal_moves

@@ -13,9 +13,8 @@ import random
 from dataclasses import replace
 from typing import Protocol, runtime_checkable
 
-from minichess.board import Board
 from minichess.engine import Engine, Limit, Techniques
-from minichess.engine.evaluation import W_MATERIAL
+from minichess.engine.opponent import materially_best_moves
 from minichess.engine.weights import starting_weights, variant_weights
 from minichess.game import Game
 from minichess.move import Move
@@ -56,31 +55,8 @@ class GreedyPlayer:
 
     def choose_move(self, game: Game) -> Move:
         """The materially best move, or a random one among equals."""
-        board = game.board.copy()
-        values = variant_weights(board.variant)[W_MATERIAL:W_MATERIAL + 8]
-        scored = []
-        for move in board.legal_moves:
-            board.push(move)
-            outcome = board.outcome()
-            if outcome is not None and outcome.winner is not None:
-                balance = 10**6 if outcome.winner != board.turn else -10**6
-            else:
-                balance = -_material_balance(board, values)
-            board.pop()
-            scored.append((balance, move))
-        best = max(score for score, _ in scored)
-        return self._random.choice([move for score, move in scored if score == best])
-
-
-def _material_balance(board: Board, values) -> int:
-    """Material of the side to move minus the opponent's."""
-    total = 0
-    for sq in board.squares():
-        piece = board.piece_at(sq)
-        if piece is not None:
-            value = int(values[piece.piece_type])
-            total += value if piece.color == board.turn else -value
-    return total
+        board = game.board
+        return self._random.choice(materially_best_moves(board, variant_weights(board.variant)))
 
 
 class EnginePlayer:

@@ -16,11 +16,12 @@ import math
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from minichess.board import Board, CoreState
+from minichess.engine.opponent import materially_best_moves
 from minichess.engine.search import (
     C_ABORTED,
     C_NODE_LIMIT,
@@ -55,6 +56,14 @@ _LEVEL_SETTINGS = {
     6: (5, 25), 7: (6, 15), 8: (7, 5), 9: (10, 2), 10: (MAX_PLY - 8, 0),
 }
 _ASPIRATION = 30
+MODEL_MARGIN = 30
+"""How far (centipawns) below the best score a move may be and still be chosen for the weak
+opponent's chances; wider than the tempo term, by which scores of odd and even depths differ."""
+MODEL_GAIN = 100
+"""What a reply must give away (centipawns, or a forced loss) to count as a mistake."""
+MISTAKE_DEPTH = 10
+"""How deep the search looks for the punishment of a reply (a greedy player's mistakes are
+tactical: a piece left hanging, a mate walked into)."""
 
 
 @dataclass(frozen=True)
@@ -129,6 +138,10 @@ class PlayResult:
     pv: list[Move]
     nodes: int
     time: float
+
+
+class _Stopped(Exception):
+    """A search was stopped (by :meth:`Engine.stop`, the clock or the node limit)."""
 
 
 def score_parts(score: int) -> tuple[int | None, int | None]:
@@ -238,7 +251,7 @@ class Engine:
         """Choose a move for the side to move."""
         start = time.perf_counter()
         last: Info | None = None
-        for info in self.iter_analysis(board, limit or Limit()):
+        for info in self.iter_analysis(board, limit or Limit(), playing=True):
             last = info
         assert last is not None and last.pv
         return PlayResult(last.pv[0], last.score, last.mate, last.depth, last.pv, last.nodes,
@@ -259,11 +272,17 @@ class Engine:
         assert last is not None
         return last
 
-    def iter_analysis(self, board: Board, limit: Limit) -> Iterator[Info]:
+    def iter_analysis(self, board: Board, limit: Limit, playing: bool = False) -> Iterator[Info]:
         """An iterator of :class:`Info`, one per completed iteration until a limit is reached.
 
         The search is set up by this call, before the first iteration: a :meth:`stop` from
-        another thread after it is never lost, even if the thread iterating has not begun."""
+        another thread after it is never lost, even if the thread iterating has not begun.
+
+        ``playing``: the last move of the last Info's ``pv`` is the one to play. At level 10,
+        where the search has seen every line to the variant's move limit and the position is
+        level, the moves that score alike are then told apart by a weak opponent's chances
+        to go wrong (:meth:`_model_choice`); when that changes the move, one more Info with
+        the same depth and that move as its ``pv`` follows."""
         moves = board.legal_moves
         if not moves:
             raise MinichessError(f"no move to search: the game is over ({board.outcome()})")
@@ -285,11 +304,10 @@ class Engine:
         control[C_TT_GENERATION] = self._tt_generation
         weights = self.weights(board.variant)
         self._evals[:] = 0  # the weights or the variant may differ from the last search
-        return self._iterations(state, weights, max_depth, budget, moves)
+        return self._iterations(board, state, weights, max_depth, budget, playing)
 
-    def _iterations(self, state: CoreState, weights: np.ndarray, max_depth: int,
-                    budget: tuple[float, float] | None, moves: list[Move]) -> Iterator[Info]:
-        control = self._control
+    def _iterations(self, board: Board, state: CoreState, weights: np.ndarray, max_depth: int,
+                    budget: tuple[float, float] | None, playing: bool) -> Iterator[Info]:
         start = time.perf_counter()
         timer = None
         if budget is not None:
@@ -297,25 +315,110 @@ class Engine:
             timer.daemon = True
             timer.start()
         try:
-            score = 0
-            for depth in range(1, max_depth + 1):
-                score = self._aspiration_search(state, weights, depth, score)
-                if control[C_ABORTED] and depth > 1:
-                    return
-                elapsed = time.perf_counter() - start
-                info = self._info(depth, score, elapsed, moves)
+            last = None
+            for info in self._deepening(state, weights, max_depth, budget, board.legal_moves,
+                                        start):
+                last = info
                 yield info
-                if control[C_ABORTED]:
-                    return
-                if len(moves) == 1 and budget is not None:
-                    return
-                if budget is not None and elapsed >= budget[0]:
-                    return
-                if budget is not None and info.mate is not None and depth >= 2 * abs(info.mate) + 2:
-                    return  # under a clock, a proven result needs no deeper look
+            if playing and last is not None and self._control[C_ABORTED] == 0:
+                choice = self._model_choice(board, weights, last)
+                if choice != last.pv[0]:
+                    yield replace(last, pv=[choice], time=time.perf_counter() - start)
         finally:
             if timer is not None:
                 timer.cancel()
+
+    def _deepening(self, state: CoreState, weights: np.ndarray, max_depth: int,
+                   budget: tuple[float, float] | None, moves: list[Move],
+                   start: float) -> Iterator[Info]:
+        control = self._control
+        score = 0
+        for depth in range(1, max_depth + 1):
+            score = self._aspiration_search(state, weights, depth, score)
+            if control[C_ABORTED] and depth > 1:
+                return
+            elapsed = time.perf_counter() - start
+            info = self._info(depth, score, elapsed, moves)
+            yield info
+            if control[C_ABORTED]:
+                return
+            if len(moves) == 1 and budget is not None:
+                return
+            if budget is not None and elapsed >= budget[0]:
+                return
+            if budget is not None and info.mate is not None and depth >= 2 * abs(info.mate) + 2:
+                return  # under a clock, a proven result needs no deeper look
+
+    def _model_choice(self, board: Board, weights: np.ndarray, info: Info) -> Move:
+        """The move to play after ``info``, the last iteration: its best move, unless the
+        opponent model prefers another that the search scores at most MODEL_MARGIN lower.
+
+        Where a variant has a move limit, a level position often has several moves that hold
+        it against a perfect opponent while only some keep chances against a fallible one
+        (in csc111, one rook move lets a greedy player force the trade into a dead draw, a
+        king move does not). So, once the search sees at least half the way to the limit,
+        each move is scored by the share of the replies a greedy player would choose
+        (:func:`materially_best_moves`) that give away MODEL_GAIN or the game, and the move
+        with the largest share that a search as deep as the last iteration finds within the
+        margin is played (the best move when none beats its share). A stop, or the clock's
+        hard limit, ends this at once, and the search's best move is played.
+        """
+        best_move = info.pv[0]
+        plies_left = board.variant.move_limit - board.ply()
+        if (self.level < 10 or not board.variant.move_limit or info.mate is not None
+                or abs(info.score) > MODEL_MARGIN or 2 * info.depth < max(plies_left, 4)):
+            return best_move
+        floor = info.score - MODEL_MARGIN
+        target = info.score + MODEL_GAIN
+        try:
+            shares = {move: self._mistake_share(board, move, weights, target)
+                      for move in board.legal_moves}
+            for move in sorted(shares, key=shares.get, reverse=True):
+                if shares[move] <= shares[best_move]:
+                    break
+                after = board.copy()
+                after.push(move)  # the opponent's score must not beat -floor:
+                if self._probe(after, weights, info.depth - 1, 1 - floor) <= -floor:
+                    return move
+        except _Stopped:
+            pass
+        return best_move
+
+    def _mistake_share(self, board: Board, move: Move, weights: np.ndarray,
+                       target: int) -> float:
+        """The share of a greedy player's replies to ``move`` after which the side to move
+        now gets ``target`` or more, or wins (0 when ``move`` ends the game)."""
+        after = board.copy()
+        after.push(move)
+        if after.is_game_over():
+            return 0.0
+        replies = materially_best_moves(after, weights)
+        mistakes = sum(self._is_mistake(after, reply, weights, MISTAKE_DEPTH, target)
+                       for reply in replies)
+        return mistakes / len(replies)
+
+    def _is_mistake(self, board: Board, reply: Move, weights: np.ndarray, depth: int,
+                    target: int) -> bool:
+        """Whether ``reply`` leaves the side that played before it ``target`` or more (a
+        win included)."""
+        after = board.copy()
+        after.push(reply)
+        outcome = after.outcome()
+        if outcome is not None:
+            return outcome.winner == after.turn
+        return self._probe(after, weights, depth, target) >= target
+
+    def _probe(self, board: Board, weights: np.ndarray, depth: int, bound: int) -> int:
+        """A null-window search of ``board`` to ``depth`` around ``bound``: the result is at
+        least ``bound`` exactly when the search's score is. Raises _Stopped when a stop or a
+        limit ended it."""
+        state = board.core_state(MAX_PLY + 8)
+        score = int(search(state.position, state.tables, weights, state.undo, state.plies,
+                           max(depth, 1), bound - 1, bound, self._tt, self._evals,
+                           self._killers, self._history, self._pv, self._control))
+        if self._control[C_ABORTED] or self._control[C_STOP]:
+            raise _Stopped
+        return score
 
     def _aspiration_search(self, state: CoreState, weights: np.ndarray, depth: int,
                            previous: int) -> int:

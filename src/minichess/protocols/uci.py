@@ -163,6 +163,7 @@ class SearchThread:
         on_info: Callable[[Info], None],
         on_end: Callable[[SearchThread], None],
         until_stopped: bool = False,
+        playing: bool = False,
     ) -> None:
         self.engine = engine
         self.last: Info | None = None
@@ -173,7 +174,7 @@ class SearchThread:
         self._stop_requested = threading.Event()
         iterations: Iterator[Info] = iter(())
         try:  # set up here, so that a stop right after this is not lost
-            iterations = engine.iter_analysis(board, limit)
+            iterations = engine.iter_analysis(board, limit, playing)
         except Exception as error:  # reported through on_end: a GUI always gets its bestmove
             self.error = error
         self._thread = threading.Thread(
@@ -325,7 +326,8 @@ class UciEngine:
         if self._search is not None:
             self._search.join()  # the previous search has sent its bestmove and is ending
         self._search = SearchThread(self.engine, self.board.copy(), limit, self._report_info,
-                                    self._report_end, until_stopped=infinite)
+                                    self._report_end, until_stopped=infinite,
+                                    playing=not infinite)
 
     def _stop(self, arguments: list[str]) -> None:
         self._stop_search()
