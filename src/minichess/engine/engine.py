@@ -278,11 +278,11 @@ class Engine:
         The search is set up by this call, before the first iteration: a :meth:`stop` from
         another thread after it is never lost, even if the thread iterating has not begun.
 
-        ``playing``: the last move of the last Info's ``pv`` is the one to play. At level 10,
-        where the search has seen every line to the variant's move limit and the position is
-        level, the moves that score alike are then told apart by a weak opponent's chances
-        to go wrong (:meth:`_model_choice`); when that changes the move, one more Info with
-        the same depth and that move as its ``pv`` follows."""
+        ``playing``: the first move of the last Info's ``pv`` is the one to play. At level 10,
+        in a level position that the search sees at least half the way to the variant's move
+        limit, the moves it scores alike are then told apart by a weak opponent's chances to
+        go wrong (:meth:`_model_choice`); when that changes the move, one more Info with the
+        same depth and that move as its ``pv`` follows."""
         moves = board.legal_moves
         if not moves:
             raise MinichessError(f"no move to search: the game is over ({board.outcome()})")
