@@ -304,10 +304,11 @@ class Engine:
         control[C_TT_GENERATION] = self._tt_generation
         weights = self.weights(board.variant)
         self._evals[:] = 0  # the weights or the variant may differ from the last search
-        return self._iterations(board, state, weights, max_depth, budget, playing)
+        return self._iterations(board, moves, state, weights, max_depth, budget, playing)
 
-    def _iterations(self, board: Board, state: CoreState, weights: np.ndarray, max_depth: int,
-                    budget: tuple[float, float] | None, playing: bool) -> Iterator[Info]:
+    def _iterations(self, board: Board, moves: list[Move], state: CoreState, weights: np.ndarray,
+                    max_depth: int, budget: tuple[float, float] | None,
+                    playing: bool) -> Iterator[Info]:
         start = time.perf_counter()
         timer = None
         if budget is not None:
@@ -316,12 +317,11 @@ class Engine:
             timer.start()
         try:
             last = None
-            for info in self._deepening(state, weights, max_depth, budget, board.legal_moves,
-                                        start):
+            for info in self._deepening(state, weights, max_depth, budget, moves, start):
                 last = info
                 yield info
             if playing and last is not None and self._control[C_ABORTED] == 0:
-                choice = self._model_choice(board, weights, last)
+                choice = self._model_choice(board, moves, weights, last)
                 if choice != last.pv[0]:
                     yield replace(last, pv=[choice], time=time.perf_counter() - start)
         finally:
@@ -349,7 +349,8 @@ class Engine:
             if budget is not None and info.mate is not None and depth >= 2 * abs(info.mate) + 2:
                 return  # under a clock, a proven result needs no deeper look
 
-    def _model_choice(self, board: Board, weights: np.ndarray, info: Info) -> Move:
+    def _model_choice(self, board: Board, moves: list[Move], weights: np.ndarray,
+                      info: Info) -> Move:
         """The move to play after ``info``, the last iteration: its best move, unless the
         opponent model prefers another that the search scores at most MODEL_MARGIN lower.
 
@@ -370,35 +371,33 @@ class Engine:
             return best_move
         floor = info.score - MODEL_MARGIN
         target = info.score + MODEL_GAIN
+        afters = {}
+        for move in moves:
+            afters[move] = board.copy()
+            afters[move].push(move)
         try:
-            shares = {move: self._mistake_share(board, move, weights, target)
-                      for move in board.legal_moves}
+            shares = {move: self._mistake_share(after, weights, target)
+                      for move, after in afters.items()}
             for move in sorted(shares, key=shares.get, reverse=True):
                 if shares[move] <= shares[best_move]:
                     break
-                after = board.copy()
-                after.push(move)  # the opponent's score must not beat -floor:
-                if self._probe(after, weights, info.depth - 1, 1 - floor) <= -floor:
+                # the opponent's score after the move must not beat -floor
+                if self._probe(afters[move], weights, info.depth - 1, 1 - floor) <= -floor:
                     return move
         except _Stopped:
             pass
         return best_move
 
-    def _mistake_share(self, board: Board, move: Move, weights: np.ndarray,
-                       target: int) -> float:
-        """The share of a greedy player's replies to ``move`` after which the side to move
-        now gets ``target`` or more, or wins (0 when ``move`` ends the game)."""
-        after = board.copy()
-        after.push(move)
+    def _mistake_share(self, after: Board, weights: np.ndarray, target: int) -> float:
+        """The share of a greedy player's replies in ``after`` (the position after one of
+        our moves) that leave us ``target`` or more, or the game (0 when the game is over)."""
         if after.is_game_over():
             return 0.0
         replies = materially_best_moves(after, weights)
-        mistakes = sum(self._is_mistake(after, reply, weights, MISTAKE_DEPTH, target)
-                       for reply in replies)
+        mistakes = sum(self._is_mistake(after, reply, weights, target) for reply in replies)
         return mistakes / len(replies)
 
-    def _is_mistake(self, board: Board, reply: Move, weights: np.ndarray, depth: int,
-                    target: int) -> bool:
+    def _is_mistake(self, board: Board, reply: Move, weights: np.ndarray, target: int) -> bool:
         """Whether ``reply`` leaves the side that played before it ``target`` or more (a
         win included)."""
         after = board.copy()
@@ -406,7 +405,7 @@ class Engine:
         outcome = after.outcome()
         if outcome is not None:
             return outcome.winner == after.turn
-        return self._probe(after, weights, depth, target) >= target
+        return self._probe(after, weights, MISTAKE_DEPTH, target) >= target
 
     def _probe(self, board: Board, weights: np.ndarray, depth: int, bound: int) -> int:
         """A null-window search of ``board`` to ``depth`` around ``bound``: the result is at
