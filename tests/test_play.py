@@ -45,8 +45,9 @@ from minichess.game import Game, TimeControl
 from minichess.move import Move
 from minichess.notation.pgn import read_pgn_file, write_pgn_file
 from minichess.outcome import Termination
-from minichess.pieces import BLACK, WHITE, parse_square
+from minichess.pieces import BLACK, WHITE
 from minichess.players import EnginePlayer, Player
+from minichess.squares import parse_square
 
 # --- typed lines --------------------------------------------------------------------------------
 

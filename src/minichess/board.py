@@ -8,29 +8,18 @@ from typing import NamedTuple
 import numpy as np
 
 from minichess.core import layout as L
+from minichess.core.arrays import new_position, new_undo_stack
+from minichess.core.makemove import make_move, unmake_move
 from minichess.core.movegen import in_check
-from minichess.core.position import make_move, unmake_move
 from minichess.core.rules import perft, rules_for
-from minichess.core.state import new_position, new_undo_stack
 from minichess.core.tables import variant_tables
 from minichess.errors import IllegalMoveError, InvalidFenError
 from minichess.move import Move
 from minichess.notation.fen import format_fen, parse_fen
 from minichess.outcome import Outcome
-from minichess.pieces import (
-    BLACK,
-    FILE_NAMES,
-    KING,
-    PIECE_NAMES,
-    WHITE,
-    Color,
-    Piece,
-    PieceType,
-    Square,
-    square,
-    square_name,
-)
-from minichess.setup import Setup
+from minichess.pieces import BLACK, KING, PIECE_NAMES, WHITE, Color, Piece, PieceType
+from minichess.position import Setup
+from minichess.squares import FILE_NAMES, Square, square, square_name
 from minichess.variants import VariantDefinition, get_variant
 from minichess.variants.definition import Royalty
 

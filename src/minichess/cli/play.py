@@ -45,8 +45,9 @@ from minichess.errors import MinichessError
 from minichess.game import Game, TimeControl, parse_time_control
 from minichess.move import Move
 from minichess.notation.pgn import read_pgn_file, write_pgn_file
-from minichess.pieces import BLACK, COLOR_NAMES, WHITE, Color, parse_square
+from minichess.pieces import BLACK, COLOR_NAMES, WHITE, Color
 from minichess.players import EnginePlayer
+from minichess.squares import parse_square
 from minichess.variants import VariantDefinition
 
 HUMAN_NAME = "human"

@@ -22,18 +22,14 @@ from minichess.move import Move
 from minichess.pieces import (
     BLACK,
     COLOR_NAMES,
-    FILE_NAMES,
     PIECE_NAMES,
     WHITE,
     Color,
     Piece,
     PieceType,
-    Square,
-    parse_square,
     piece_type_from_symbol,
-    square,
-    square_name,
 )
+from minichess.squares import FILE_NAMES, Square, parse_square, square, square_name
 from minichess.variants import Royalty
 
 LIGHT_SQUARE = "#f0d9b5"

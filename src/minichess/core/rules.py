@@ -53,6 +53,7 @@ from minichess.core.layout import (
     ROOK,
     STM,
 )
+from minichess.core.makemove import UNDO_HASH, play, take_back
 from minichess.core.movegen import (
     EVERYWHERE,
     GEN_ALL,
@@ -62,7 +63,6 @@ from minichess.core.movegen import (
     generate_or_count,
     in_check,
 )
-from minichess.core.position import UNDO_HASH, play, take_back
 
 ROYALTY_CAPTURE = 1
 ROYALTY_CHECK = 2

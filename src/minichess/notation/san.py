@@ -20,14 +20,16 @@ from minichess.move import Move
 from minichess.outcome import Termination
 from minichess.pieces import (
     COLOR_NAMES,
-    FILE_NAMES,
     PAWN,
     PIECE_NAMES,
     PIECE_SYMBOLS,
     PieceType,
+    piece_type_from_symbol,
+)
+from minichess.squares import (
+    FILE_NAMES,
     Square,
     parse_square,
-    piece_type_from_symbol,
     square_file,
     square_name,
     square_rank,

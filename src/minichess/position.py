@@ -9,18 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from minichess.errors import InvalidFenError
-from minichess.pieces import (
-    BLACK,
-    COLOR_NAMES,
-    KING,
-    PAWN,
-    WHITE,
-    Color,
-    Piece,
-    Square,
-    square_name,
-    square_rank,
-)
+from minichess.pieces import BLACK, COLOR_NAMES, KING, PAWN, WHITE, Color, Piece
+from minichess.squares import Square, square_name, square_rank
 from minichess.variants.definition import Royalty, VariantDefinition
 
 
