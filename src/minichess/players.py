@@ -13,7 +13,7 @@ import random
 from dataclasses import replace
 from typing import Protocol, runtime_checkable
 
-from minichess.engine import Engine, Limit, Techniques
+from minichess.engine import MAX_LEVEL, Engine, Limit, Techniques
 from minichess.engine.opponent import materially_best_moves
 from minichess.engine.weights import starting_weights, variant_weights
 from minichess.game import Game
@@ -67,7 +67,7 @@ class EnginePlayer:
     variant's choice) and ``starting_weights`` plays with the untuned evaluation: for measuring
     what each is worth by matches."""
 
-    def __init__(self, level: int = 10, limit: Limit | None = None, seed: int | None = None,
+    def __init__(self, level: int = MAX_LEVEL, limit: Limit | None = None, seed: int | None = None,
                  hash_mb: int = 16, null_move: bool | None = None,
                  reductions: bool | None = None, starting_weights: bool = False) -> None:
         self.name = f"level:{level}"

@@ -40,7 +40,7 @@ from minichess.cli.terminal_ui import (
     last_move_text,
     moves_text,
 )
-from minichess.engine import LEVELS, Engine, Limit
+from minichess.engine import LEVELS, MAX_LEVEL, Engine, Limit
 from minichess.errors import MinichessError
 from minichess.game import Game, TimeControl, parse_time_control
 from minichess.move import Move
@@ -315,9 +315,7 @@ class TerminalGame:
     def _engine_turn(self) -> None:
         started = time.monotonic()
         move = self.engine.choose_move(self.game)
-        played = len(self.game.moves)
-        self.game.push(move, seconds=time.monotonic() - started)
-        if len(self.game.moves) > played:  # not too late (its time management sees to that)
+        if self.game.push(move, seconds=time.monotonic() - started) is not None:  # not too late
             self.say(f"The engine plays {last_move_text(self.game)}", style="bold")
 
     def _read_before_flag_falls(self, prompt: str) -> str:
@@ -485,7 +483,8 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--color", "-c", choices=("white", "black", "random"), default="white",
                         help="your side (default white)")
     parser.add_argument("--level", "-l", type=_level, default=DEFAULT_LEVEL, metavar="N",
-                        help=f"engine strength, 1 (beginner) to 10 (default {DEFAULT_LEVEL})")
+                        help=f"engine strength, {LEVELS[0]} (beginner) to {MAX_LEVEL}"
+                        f" (default {DEFAULT_LEVEL})")
     parser.add_argument(
         "--time", "-t", metavar="T",
         help="clocks: seconds or minutes:seconds for the game, optionally +increment (5:00+2);"
@@ -512,7 +511,9 @@ def run(args: argparse.Namespace) -> None:
 
 def _level(text: str) -> int:
     if not text.isdigit() or int(text) not in LEVELS:
-        raise argparse.ArgumentTypeError(f"expected a level from 1 to 10, not {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"expected a level from {LEVELS[0]} to {MAX_LEVEL}, not {text!r}"
+        )
     return int(text)
 
 

@@ -77,6 +77,19 @@ def end_code(reason, result):
 
 
 @leaf_kernel
+def end_reason(code):
+    """The reason (END_*) of a game end packed by ``end_code``."""
+    return code >> 2
+
+
+@leaf_kernel
+def end_result(code):
+    """The result for the side to move (-1 loss, 0 draw, 1 win) of a game end packed by
+    ``end_code``."""
+    return (code & 3) - 1
+
+
+@leaf_kernel
 def moves_of_kinds(pos, tab, buf, undo, sp, kinds, count_only, check_legality):
     """Legal moves of the given ``kinds`` (GEN_* bits) into ``buf`` from index 0 (or only
     their number); ``check_legality``, a constant of the compiled caller, says whether the

@@ -2,6 +2,7 @@
 
 from minichess.engine.engine import (
     LEVELS,
+    MAX_LEVEL,
     Engine,
     Info,
     Limit,
@@ -10,4 +11,13 @@ from minichess.engine.engine import (
     time_budget,
 )
 
-__all__ = ["LEVELS", "Engine", "Info", "Limit", "PlayResult", "Techniques", "time_budget"]
+__all__ = [
+    "LEVELS",
+    "MAX_LEVEL",
+    "Engine",
+    "Info",
+    "Limit",
+    "PlayResult",
+    "Techniques",
+    "time_budget",
+]

@@ -30,7 +30,7 @@ from minichess.match.elo import EloEstimate, elo_estimate
 from minichess.match.openings import Opening, balanced_openings
 from minichess.match.specs import PlayerSpec, begin_game, close_player, parse_player
 from minichess.notation.pgn import write_pgn
-from minichess.pieces import BLACK, WHITE, Color
+from minichess.pieces import BLACK, WHITE, Color, color_name
 from minichess.players import Player
 from minichess.variants import VariantDefinition, get_variant
 
@@ -303,7 +303,7 @@ def _forfeit(game: Game, color: Color, name: str, error: Exception, seconds: flo
         game.forfeit_on_time(color)
     else:
         game.forfeit(color)
-    side = "White" if color == WHITE else "Black"
+    side = color_name(color)
     who = side if name in str(error) else f"{side} ({name})"
     return f"{who} lost by failing: {error}"
 

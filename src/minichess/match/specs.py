@@ -2,7 +2,7 @@
 
 A player spec is one of
 
-- ``level:N``: the engine at level N (1..10);
+- ``level:N``: the engine at level N (one of ``minichess.engine.LEVELS``, 1..10);
 - ``random``: uniformly random legal moves;
 - ``greedy``: the materially best move one ply ahead;
 - ``uci:COMMAND``: an external UCI engine started with COMMAND, which may include arguments
@@ -32,7 +32,7 @@ import shutil
 from dataclasses import dataclass
 from typing import Any
 
-from minichess.engine import LEVELS
+from minichess.engine import LEVELS, MAX_LEVEL
 from minichess.errors import MinichessError
 from minichess.game import Game, TimeControl
 from minichess.move import Move
@@ -46,9 +46,9 @@ _SPEC = re.compile(
     re.DOTALL,
 )
 SPEC_HELP = (
-    "level:N (N = 1..10), random, greedy or uci:COMMAND, the engine players optionally followed"
-    " by ,time=F (0 < F <= 1) to use only that share of the clock, level:N also by"
-    " ,nullmove=0|1 ,reductions=0|1 ,weights=start"
+    f"level:N (N = {LEVELS[0]}..{MAX_LEVEL}), random, greedy or uci:COMMAND, the engine players"
+    " optionally followed by ,time=F (0 < F <= 1) to use only that share of the clock, level:N"
+    " also by ,nullmove=0|1 ,reductions=0|1 ,weights=start"
 )
 _ENGINE_OPTIONS = {"nullmove": ("0", "1"), "reductions": ("0", "1"), "weights": ("start",)}
 
@@ -131,7 +131,7 @@ def _switch(value: str | None) -> bool | None:
 def _level(text: str, argument: str | None) -> str:
     if argument is None or not argument.isdigit() or int(argument) not in LEVELS:
         raise PlayerSpecError(
-            f"bad player {text!r}: the level must be {LEVELS.start}..{LEVELS.stop - 1}"
+            f"bad player {text!r}: the level must be {LEVELS[0]}..{MAX_LEVEL}"
         )
     return str(int(argument))
 

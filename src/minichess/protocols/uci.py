@@ -25,7 +25,7 @@ from typing import TextIO
 
 from minichess import __version__
 from minichess.board import Board
-from minichess.engine import Engine, Info, Limit
+from minichess.engine import LEVELS, MAX_LEVEL, Engine, Info, Limit
 from minichess.errors import MinichessError
 from minichess.variants import VARIANTS, VariantDefinition, get_variant
 
@@ -61,8 +61,8 @@ HASH = SpinOption("Hash", 16, 1, 4096)
 """Transposition table size in MB."""
 THREADS = SpinOption("Threads", 1, 1, 1)
 """The search uses one thread; the option exists because GUIs like to set it."""
-SKILL_LEVEL = SpinOption("Skill Level", 10, 1, 10)
-"""The engine level: 10 is full strength."""
+SKILL_LEVEL = SpinOption("Skill Level", MAX_LEVEL, LEVELS[0], MAX_LEVEL)
+"""The engine level: the highest is full strength."""
 MOVE_OVERHEAD = SpinOption("Move Overhead", 50, 0, 5000)
 """Milliseconds kept back from the clock for process and network latency."""
 SPIN_OPTIONS = (HASH, THREADS, SKILL_LEVEL, MOVE_OVERHEAD)
