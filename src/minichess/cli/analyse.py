@@ -16,8 +16,8 @@ from minichess.cli.arguments import (
     positive_seconds,
 )
 from minichess.engine import LEVELS, MAX_LEVEL, Engine, Info, Limit
+from minichess.engine.thread import SearchThread
 from minichess.move import Move
-from minichess.protocols.uci import SearchThread
 
 DEFAULT_SECONDS = 5.0
 TABLE_HEADER = f"{'depth':>5}  {'score':<9}  {'nodes':>10}  {'nps':>9}  {'time':>8}  pv"

@@ -1,8 +1,8 @@
 """What ``minichess play`` shows: the board, the clocks and the texts of its commands.
 
 Everything here is pure: functions of a game or a board that return text or a ``rich``
-renderable, so that they are tested without a terminal. The loop that reads input is in
-:mod:`minichess.cli.play`.
+renderable, so that they are tested without a terminal. The player that reads the human's
+input is :mod:`minichess.players.human`, the game loop :mod:`minichess.cli.terminal_game`.
 """
 
 from __future__ import annotations

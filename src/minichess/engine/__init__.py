@@ -10,6 +10,7 @@ from minichess.engine.engine import (
     Techniques,
     time_budget,
 )
+from minichess.engine.thread import SearchThread
 
 __all__ = [
     "LEVELS",
@@ -18,6 +19,7 @@ __all__ = [
     "Info",
     "Limit",
     "PlayResult",
+    "SearchThread",
     "Techniques",
     "time_budget",
 ]

@@ -28,7 +28,7 @@ from minichess.errors import MinichessError
 from minichess.game import Game, TimeControl, parse_time_control
 from minichess.match.elo import EloEstimate, elo_estimate
 from minichess.match.openings import Opening, balanced_openings
-from minichess.match.specs import PlayerSpec, begin_game, close_player, parse_player
+from minichess.match.specs import PlayerSpec, parse_player
 from minichess.notation.pgn import write_pgn
 from minichess.pieces import BLACK, WHITE, Color, color_name
 from minichess.players import Player
@@ -246,7 +246,7 @@ def _start_worker(specs: tuple[PlayerSpec, PlayerSpec], stop: EventType) -> None
     _worker.stop = stop
     _worker.players = [spec.create() for spec in specs]
     for player in _worker.players:
-        Finalize(player, close_player, args=(player,), exitpriority=10)
+        Finalize(player, player.close, exitpriority=10)
 
 
 def _play_game(task: _GameTask) -> GameReport:
@@ -281,7 +281,7 @@ def _play_out(game: Game, players: dict[Color, tuple[Player, str]]) -> str | Non
     """Play ``game`` to its end; return why a player lost by failing, if one did."""
     for color, (player, name) in players.items():
         try:
-            begin_game(player, game.variant)
+            player.new_game(game.variant)
         except MinichessError as error:
             return _forfeit(game, color, name, error, seconds=0.0)
     while not game.is_game_over():

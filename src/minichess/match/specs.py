@@ -30,16 +30,17 @@ import re
 import shlex
 import shutil
 from dataclasses import dataclass
-from typing import Any
 
 from minichess.engine import LEVELS, MAX_LEVEL
 from minichess.errors import MinichessError
-from minichess.game import Game, TimeControl
-from minichess.move import Move
-from minichess.pieces import Color
-from minichess.players import EnginePlayer, GreedyPlayer, Player, RandomPlayer
-from minichess.protocols.uci_client import UciPlayer
-from minichess.variants import VariantDefinition
+from minichess.players import (
+    EnginePlayer,
+    GreedyPlayer,
+    Player,
+    RandomPlayer,
+    TimeOddsPlayer,
+    UciPlayer,
+)
 
 _SPEC = re.compile(
     r"^(?P<kind>level|random|greedy|uci)(?::(?P<argument>.+?))?(?P<options>(?:,\w+=[^,]*)*)$",
@@ -160,62 +161,3 @@ def _time_factor(text: str, factor: str) -> float:
             f"bad player {text!r}: time={factor} must be a number above 0 and at most 1"
         )
     return value
-
-
-class TimeOddsPlayer:
-    """A player that sees its clocks (and increments) scaled by ``factor``, so that it thinks
-    with that share of the time it has."""
-
-    def __init__(self, player: Player, factor: float) -> None:
-        self.player = player
-        self.factor = factor
-        self.name = f"{player.name},time={factor:g}"
-
-    def choose_move(self, game: Game) -> Move:
-        """The player's move, chosen on scaled clocks."""
-        return self.player.choose_move(_ScaledClocks(game, self.factor))
-
-    def new_game(self, variant: VariantDefinition) -> None:
-        """Pass the start of a game on to the player."""
-        begin_game(self.player, variant)
-
-    def close(self) -> None:
-        """Release the player's resources."""
-        close_player(self.player)
-
-
-def begin_game(player: Player, variant: VariantDefinition) -> None:
-    """Prepare ``player`` for a new game of ``variant``, before its clock runs (players that
-    keep something between games have a ``new_game`` method: see ``minichess.players``)."""
-    new_game = getattr(player, "new_game", None)
-    if new_game is not None:
-        new_game(variant)
-
-
-def close_player(player: Player) -> None:
-    """Release what ``player`` holds (a UCI engine's process), if anything."""
-    close = getattr(player, "close", None)
-    if close is not None:
-        close()
-
-
-class _ScaledClocks:
-    """A view of a game whose clocks show ``factor`` times the time; all else is the game's."""
-
-    def __init__(self, game: Game, factor: float) -> None:
-        self._game = game
-        self._factor = factor
-
-    @property
-    def clock(self) -> TimeControl | None:
-        clock = self._game.clock
-        if clock is None:
-            return None
-        return TimeControl(clock.initial * self._factor, clock.increment * self._factor)
-
-    def remaining(self, color: Color) -> float | None:
-        seconds = self._game.remaining(color)
-        return None if seconds is None else seconds * self._factor
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._game, name)

@@ -28,13 +28,13 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from types import TracebackType
 from typing import IO
 
 from minichess.errors import MinichessError
 from minichess.game import Game
 from minichess.move import Move
 from minichess.pieces import BLACK, WHITE
+from minichess.players.base import Player
 from minichess.variants import VariantDefinition, get_variant
 
 STDERR_LINES_KEPT = 5
@@ -50,8 +50,8 @@ class UciTimeoutError(UciEngineError):
     """The external engine did not answer in time."""
 
 
-class UciPlayer:
-    """An external UCI engine as a :class:`~minichess.players.Player`.
+class UciPlayer(Player):
+    """An external UCI engine as a player.
 
     ``command`` is the program with its arguments, as a list or as one shell-like string
     (``"minichess uci"``, ``'"/opt/my engine/run" --fast'``). ``move_time`` is the seconds per
@@ -143,17 +143,6 @@ class UciPlayer:
         except (OSError, subprocess.TimeoutExpired):
             process.kill()
             process.wait()
-
-    def __enter__(self) -> UciPlayer:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
     # --- the protocol ---------------------------------------------------------------------------
 
