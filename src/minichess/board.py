@@ -143,6 +143,11 @@ class Board:
         code = int(self._pos[L.MAILBOX + sq])
         return Piece.from_code(code) if code else None
 
+    def piece_type_at(self, sq: Square) -> PieceType | None:
+        """The type of the piece on ``sq``, or None."""
+        piece = self.piece_at(sq)
+        return None if piece is None else piece.piece_type
+
     def pieces(self, piece_type: PieceType, color: Color) -> list[Square]:
         """Squares of ``color``'s pieces of ``piece_type``."""
         bits = int(self._pos[L.BB + Piece(piece_type, color).code]) & ((1 << 64) - 1)
@@ -239,7 +244,8 @@ class Board:
             if len(promotions) == 1:
                 return promotions[0]
             if promotions:
-                choices = "".join(Piece(m.promotion, WHITE).symbol() for m in promotions)
+                choices = "".join(Piece(m.promotion, WHITE).symbol() for m in promotions
+                                  if m.promotion)
                 raise IllegalMoveError(
                     f"{text.strip()} promotes a pawn: add the piece, one of {choices}"
                     f" (e.g. {move.uci()}{choices[0].lower()})"

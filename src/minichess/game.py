@@ -139,7 +139,7 @@ class Game:
         if isinstance(move, str):
             move = self.board.parse_move(move)
         san = self.board.san(move)
-        if self.clock is not None and not self._charge_clock(seconds):
+        if self.clock is not None and not self._charge_clock(self.clock, seconds):
             return None
         self.board.push(move)
         self._sans.append(san)
@@ -212,7 +212,7 @@ class Game:
         self._require_not_over(termination.value)
         self._ending = Outcome(termination, not loser)
 
-    def _charge_clock(self, seconds: float | None) -> bool:
+    def _charge_clock(self, clock: TimeControl, seconds: float | None) -> bool:
         """Deduct the mover's time and add the increment; False if the time ran out."""
         if seconds is None:
             seconds = time.monotonic() - self._turn_started
@@ -223,7 +223,7 @@ class Game:
         if self._remaining[turn] < 0:
             self.forfeit_on_time(turn)
             return False
-        self._remaining[turn] += self.clock.increment
+        self._remaining[turn] += clock.increment
         return True
 
     def __repr__(self) -> str:

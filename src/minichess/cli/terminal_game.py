@@ -171,6 +171,7 @@ class TerminalGame:
 
     def save(self, path: str | None) -> None:
         """Write the game as PGN to the file ``path``."""
+        assert path is not None, "parse_command requires the file name"
         target = Path(path).expanduser()
         try:
             write_pgn_file(target, [self.game])
@@ -181,6 +182,7 @@ class TerminalGame:
     def load(self, path: str | None) -> None:
         """Continue the (first) game of the PGN file ``path``, with its variant, moves and
         clocks; the human takes the side named ``human`` in it, else the side to move."""
+        assert path is not None, "parse_command requires the file name"
         game = read_unfinished_game(path)
         self.game = game
         self.human_color = _human_side(game)

@@ -226,7 +226,7 @@ def _piece_kind(letter: str) -> PieceType:
 
 def _moves_of_kind(board: Board, kind: PieceType) -> str:
     moves = [m for m in board.legal_moves
-             if (m.drop or board.piece_at(m.from_square).piece_type) == kind]
+             if (m.drop or board.piece_type_at(m.from_square)) == kind]
     name = PIECE_NAMES[kind]
     if not moves:
         return f"No {name} of {COLOR_NAMES[board.turn]}'s can move."

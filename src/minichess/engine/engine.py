@@ -370,7 +370,7 @@ class Engine:
         """
         best_move = info.pv[0]
         plies_left = board.variant.move_limit - board.ply()
-        if (self.level < 10 or not board.variant.move_limit or info.mate is not None
+        if (self.level < MAX_LEVEL or not board.variant.move_limit or info.score is None
                 or abs(info.score) > MODEL_MARGIN or 2 * info.depth < max(plies_left, 4)):
             return best_move
         floor = info.score - MODEL_MARGIN
@@ -382,7 +382,7 @@ class Engine:
         try:
             shares = {move: self._mistake_share(after, weights, target)
                       for move, after in afters.items()}
-            for move in sorted(shares, key=shares.get, reverse=True):
+            for move in sorted(shares, key=shares.__getitem__, reverse=True):
                 if shares[move] <= shares[best_move]:
                     break
                 # the opponent's score after the move must not beat -floor

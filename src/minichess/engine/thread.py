@@ -4,14 +4,13 @@ Ctrl-C.
 
 >>> from minichess import Board
 >>> from minichess.engine import Engine, Limit
->>> search = SearchThread(Engine(seed=1), Board("csc111"), Limit(depth=3), on_info=print,
+>>> depths = []
+>>> search = SearchThread(Engine(seed=1), Board("minitchess"), Limit(depth=3),
+...                       on_info=lambda info: depths.append(info.depth),
 ...                       on_end=lambda search: None)
->>> search.join()  # doctest: +ELLIPSIS
-Info(depth=1, ...)
-Info(depth=2, ...)
-Info(depth=3, ...)
->>> search.last.depth, search.error
-(3, None)
+>>> search.join()
+>>> depths, search.last.depth, search.error
+([1, 2, 3], 3, None)
 """
 
 from __future__ import annotations

@@ -264,6 +264,7 @@ def _play_game(task: _GameTask) -> GameReport:
     if failure is not None:
         game.headers["Forfeit"] = failure
     outcome = game.outcome()
+    assert outcome is not None, "the game was played out"
     white_score = _SCORES[outcome.result()]
     return GameReport(
         round=task.round,
@@ -285,7 +286,7 @@ def _play_out(game: Game, players: dict[Color, tuple[Player, str]]) -> str | Non
         except MinichessError as error:
             return _forfeit(game, color, name, error, seconds=0.0)
     while not game.is_game_over():
-        if _worker.stop.is_set():
+        if _worker.stop is not None and _worker.stop.is_set():
             raise _MatchStopped
         color = game.board.turn
         player, name = players[color]
@@ -299,7 +300,8 @@ def _play_out(game: Game, players: dict[Color, tuple[Player, str]]) -> str | Non
 
 def _forfeit(game: Game, color: Color, name: str, error: Exception, seconds: float) -> str:
     """``color`` failed: it loses on time if it used more than its clock, else by forfeit."""
-    if game.clock is not None and seconds > game.remaining(color):
+    remaining = game.remaining(color)  # None without clocks
+    if remaining is not None and seconds > remaining:
         game.forfeit_on_time(color)
     else:
         game.forfeit(color)

@@ -19,9 +19,9 @@ variant's choice) and ``weights=start`` (the untuned starting weights of the eva
 ``level:10,nullmove=0`` against ``level:10``.
 
 >>> parse_player("level:10,time=0.5")
-PlayerSpec(kind='level', argument='10', time_factor=0.5)
->>> str(parse_player("uci:minichess   uci"))
-'uci:minichess uci'
+PlayerSpec(kind='level', argument='10', time_factor=0.5, engine_options=())
+>>> str(parse_player("uci:python3   -m minichess.cli.main uci"))
+'uci:python3 -m minichess.cli.main uci'
 """
 
 from __future__ import annotations
@@ -73,20 +73,22 @@ class PlayerSpec:
     def create(self) -> Player:
         """A new player as described (for ``uci:``, the engine starts with its first game)."""
         player: Player
-        if self.kind == "level":
-            options = dict(self.engine_options)
-            player = EnginePlayer(
-                level=int(self.argument),
-                null_move=_switch(options.get("nullmove")),
-                reductions=_switch(options.get("reductions")),
-                starting_weights=options.get("weights") == "start",
-            )
-        elif self.kind == "random":
+        if self.kind == "random":
             player = RandomPlayer()
         elif self.kind == "greedy":
             player = GreedyPlayer()
         else:
-            player = UciPlayer(self.argument)
+            assert self.argument is not None, "parse_player gives level: and uci: an argument"
+            if self.kind == "level":
+                options = dict(self.engine_options)
+                player = EnginePlayer(
+                    level=int(self.argument),
+                    null_move=_switch(options.get("nullmove")),
+                    reductions=_switch(options.get("reductions")),
+                    starting_weights=options.get("weights") == "start",
+                )
+            else:
+                player = UciPlayer(self.argument)
         if self.time_factor != 1:
             player = TimeOddsPlayer(player, self.time_factor)
         return player

@@ -277,7 +277,7 @@ def _replay(game: Game, move: _MoveRecord, number: int) -> None:
 def _seconds_used(game: Game, clock_after: float | None) -> float:
     """The mover's time for a move, from its clock after the move (0 when not recorded)."""
     before = game.remaining(game.board.turn)
-    if before is None or clock_after is None:
+    if before is None or game.clock is None or clock_after is None:
         return 0.0
     return max(0.0, before + game.clock.increment - clock_after)
 

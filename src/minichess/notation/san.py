@@ -155,7 +155,7 @@ def _disambiguation(board: SanBoard, move: Move, piece_type: PieceType) -> str:
     }
     if not rivals:
         return ""
-    file_name, rank_name = square_name(move.from_square)
+    file_name, rank_name = tuple(square_name(move.from_square))
     if all(square_file(sq) != square_file(move.from_square) for sq in rivals):
         return file_name
     if all(square_rank(sq) != square_rank(move.from_square) for sq in rivals):

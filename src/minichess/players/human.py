@@ -173,7 +173,7 @@ class HumanPlayer(Player):
             command = parse_command(text)
             if command is None:
                 return None
-            if command.name == "move":
+            if command.name == "move" and command.argument is not None:
                 return self._read_move(command.argument, game.board)
             self._run(command, game)
         except MinichessError as error:
