@@ -59,15 +59,16 @@ from minichess.core.layout import (
     ROOK,
     STM,
 )
+from minichess.core.makemove import make_null_move, play, take_back, unmake_null_move
 from minichess.core.move_code import from_to, is_drop, move_origin, move_piece, move_target
 from minichess.core.movegen import GEN_CAPTURES, attackers, in_check
-from minichess.core.position import make_null_move, play, take_back, unmake_null_move
 from minichess.core.rules import (
     END_NONE,
     ROYALTY_CAPTURE,
     ROYALTY_CHECK,
     checks_legality,
     earlier_occurrences,
+    end_result,
     legal_moves,
     moves_of_kinds,
     prepare_rules,
@@ -240,8 +241,7 @@ def end_score(pos, tab, undo, sp, ply):
     code = rule_end(pos, tab, undo, sp)
     if code == END_NONE:
         return INFINITE
-    result = (code & 3) - 1
-    return result * (MATE - ply)
+    return end_result(code) * (MATE - ply)
 
 
 @leaf_kernel
