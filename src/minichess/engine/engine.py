@@ -159,8 +159,10 @@ def score_parts(score: int) -> tuple[int | None, int | None]:
 
 
 def time_budget(board: Board, limit: Limit, overhead: float) -> tuple[float, float] | None:
-    """(soft, hard) seconds for this move: after ``soft`` no new iteration starts, at ``hard``
-    the search stops. None when there is no time limit.
+    """(optimum, hard) seconds for this move: the time the move is expected to take (the
+    search stops starting iterations around it, earlier while its best move is stable, later
+    while it changes), and the time at which the search stops. None when there is no time
+    limit.
 
     The hard limit stays well inside the remaining clock minus ``overhead`` (process and
     network latency), so the engine never loses on time."""
@@ -176,18 +178,35 @@ def time_budget(board: Board, limit: Limit, overhead: float) -> tuple[float, flo
         increment = limit.increment or 0.0
     moves_left = limit.moves_to_go or _expected_moves_left(board)
     usable = max(clock - overhead, 0.0)
-    share = usable / (moves_left + 1) + 0.75 * increment
-    hard = min(3 * share, 0.4 * usable + 0.5 * increment, usable * 0.9)
+    share = usable / (moves_left + 2) + 0.9 * increment  # a reserve for the last moves
+    hard = min(4 * share, 0.4 * usable + 0.5 * increment, usable * 0.9)
     hard = max(hard, min(0.005, clock * 0.25))  # always a moment to find some move
-    return min(max(0.6 * share, 0.001), hard), hard
+    return min(max(share, 0.001), hard), hard
 
 
 def _expected_moves_left(board: Board) -> int:
+    """The moves to plan the clock for: the game's move limit is a bound, and most games are
+    decided well before it or before 25 more moves."""
     limit = board.variant.move_limit
     if limit:
         plies_left = max(limit - board.ply(), 1)
-        return max(min((plies_left + 1) // 2, 30), 1)
-    return 30
+        return max(min((plies_left + 1) // 2, EXPECTED_MOVES_LEFT - 5), 1)
+    return EXPECTED_MOVES_LEFT
+
+
+EXPECTED_MOVES_LEFT = 25
+STABLE_SHARE = 0.55
+"""The share of its optimum time after which a search whose best move is stable stops
+starting new iterations (each takes about as long as all before it)."""
+
+
+def keep_iterating(elapsed: float, optimum: float, changes: float, fall: int) -> bool:
+    """Whether a new iteration may start after ``elapsed`` seconds: the more the best move
+    changed in recent iterations (``changes``, decaying) and the more the score fell
+    (``fall`` centipawns since the last move's search), the longer the search goes on."""
+    instability = 1 + 1.5 * min(changes, 2.0)
+    falling = min(max(1 + fall / 200, 0.8), 1.6)
+    return elapsed < optimum * STABLE_SHARE * instability * falling
 
 
 class Engine:
@@ -215,6 +234,8 @@ class Engine:
         self.techniques = techniques
         """Search techniques to use instead of the variant's (for experiments)."""
         self._weights: dict[str, np.ndarray] = {}
+        self._last_score = 0
+        """The score of the last search, to see whether the next one falls."""
         self.hash_mb = hash_mb
 
     @property
@@ -232,6 +253,7 @@ class Engine:
     def new_game(self) -> None:
         """Forget what earlier searches learnt (transposition table, killers, histories)."""
         self._memory.forget()
+        self._last_score = 0
 
     def stop(self) -> None:
         """Stop the running search as soon as possible (from another thread)."""
@@ -335,6 +357,8 @@ class Engine:
                    start: float) -> Iterator[Info]:
         control = self._control
         score = 0
+        best = None
+        changes = 0.0
         for depth in range(1, max_depth + 1):
             score = self._aspiration_search(state, weights, depth, score)
             if control[C_ABORTED] and depth > 1:
@@ -344,12 +368,19 @@ class Engine:
             yield info
             if control[C_ABORTED]:
                 return
-            if len(moves) == 1 and budget is not None:
+            if budget is None:
+                continue
+            if len(moves) == 1:
                 return
-            if budget is not None and elapsed >= budget[0]:
-                return
-            if budget is not None and info.mate is not None and depth >= 2 * abs(info.mate) + 2:
+            if info.mate is not None and depth >= 2 * abs(info.mate) + 2:
                 return  # under a clock, a proven result needs no deeper look
+            changes = changes / 2 + (1 if best is not None and info.pv[0] != best else 0)
+            best = info.pv[0]
+            fall = self._last_score - score if depth >= 4 and abs(score) < MATE_BOUND else 0
+            if not keep_iterating(elapsed, budget[0], changes, fall):
+                self._last_score = score
+                return
+        self._last_score = score
 
     def _model_choice(self, board: Board, moves: list[Move], weights: np.ndarray,
                       info: Info) -> Move:
