@@ -716,6 +716,13 @@ def generate_moves(pos, tab, undo, sp, ply, frames, moves, check_legality):
 
 
 @leaf_kernel
+def forced_extension(f, ply, root_depth):
+    """A move that is the only legal one (a forced capture in antichess, the one answer to a
+    check) costs no depth, in the search and in quiescence, within twice the root's depth."""
+    return 1 if f[F_COUNT] == 1 and ply < 2 * root_depth else 0
+
+
+@leaf_kernel
 def null_move_depth(f):
     """The depth of the search after a null move: less the deeper the node and the further
     its evaluation is above beta."""
@@ -1034,7 +1041,7 @@ def _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers
                 if f[F_QUIESCENCE] == 0:  # the child looks up its table entry first thing
                     prefetch(tt, pos[HASH] & (tt.shape[0] - 1))
                 f[F_MOVE] = move
-                new_depth = f[F_DEPTH] - 1
+                new_depth = f[F_DEPTH] - 1 + forced_extension(f, ply, frames[0, F_DEPTH])
                 f[F_NEW_DEPTH] = new_depth
                 if f[F_SEARCHED] == 0 or f[F_QUIESCENCE] != 0:
                     f[F_STAGE] = STAGE_FULL
