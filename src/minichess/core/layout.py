@@ -58,7 +58,8 @@ ZOBRIST_RESERVE = 63  # + piece code: key per reserve count (1..63)
 ZOBRIST_MISC = 79  # [0]: side to move
 SLIDER_MASK = 80  # + 0 orthogonal, + 1 diagonal: squares whose occupancy matters for slides
 SLIDER_OFFSET = 82  # + 0 orthogonal, + 1 diagonal: where a square's entries start
-TABLE_ROWS = 84
+PAWN_SPAN = 84  # + colour: the squares ahead of a pawn on its own and the neighbouring files
+TABLE_ROWS = 86
 SLIDER_TABLE = TABLE_ROWS
 """Rows from here on hold slider attacks by PEXT index: entry i is at [SLIDER_TABLE + i // 64,
 i % 64] (only on machines with fast PEXT; see bits.HAS_FAST_PEXT)."""

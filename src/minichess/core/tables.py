@@ -92,6 +92,10 @@ class _Builder:
                 self.rows[L.PAWN_CAPTURE + colour][sq] = self.step_set(
                     file, rank, [(-1, forward), (1, forward)]
                 )
+                self.rows[L.PAWN_SPAN + colour][sq] = sum(
+                    self.ray(file + df, rank, 0, forward)
+                    for df in (-1, 0, 1) if 0 <= file + df < self.v.files
+                )
 
     def geometry(self) -> None:
         masks = self.rows[L.MASKS]

@@ -1,9 +1,19 @@
 """Static evaluation: a weighted sum of features, each variant with its own weights.
 
-The features are material, piece placement (a piece-square table per type, from the owner's
-side of the board), mobility per piece type, pieces in reserve and the move. The score is linear in
-the weights, so one definition serves both the search (``evaluate``) and tuning (the feature
-vector, ``evaluate_features``, see ``tuning.py``).
+The features, each counted for White minus Black:
+
+- material, and piece placement (a piece-square table per type, from the owner's side);
+- mobility per piece type (squares a piece can move to) and pieces in reserve;
+- threats per type of the threatened piece: attacked by any enemy piece, by an enemy pawn, by
+  a lesser enemy piece, and hanging (attacked and not defended); attacks and hanging pieces
+  count apart for the side to move (which can answer them) and the other side;
+- passed pawns by how far they have advanced;
+- the king's safety: enemy attacks on the squares around the king, and the enemy pieces that
+  attack them;
+- the move (tempo).
+
+The score is linear in the weights, so one definition serves both the search (``evaluate``)
+and tuning (the feature vector, ``evaluate_features``, see ``tuning.py``).
 """
 
 
@@ -13,20 +23,142 @@ from minichess.core.layout import (
     BB,
     F_RANKS,
     FLAGS,
+    KING,
     MAILBOX,
+    NEIGHBOURS,
     PAWN,
+    PAWN_SPAN,
     QUIET,
     RESERVE,
     STM,
 )
-from minichess.core.movegen import move_set, piece_attacks
+from minichess.core.movegen import move_set, pawn_captures, piece_attacks
 
 W_MATERIAL = 0  # + piece type
 W_MOBILITY = 8  # + piece type: per square a piece can move to
 W_TEMPO = 16  # for the side to move
 W_RESERVE = 24  # + piece type: per piece in reserve
 W_PLACEMENT = 32  # + piece type * 64 + square (seen from the owner's side)
-WEIGHT_COUNT = W_PLACEMENT + 8 * 64
+W_ATTACKED_MOVER = W_PLACEMENT + 8 * 64  # + type: the side to move's pieces under attack
+W_ATTACKED_WAITER = W_ATTACKED_MOVER + 8  # + type: the other side's pieces under attack
+W_BY_PAWN = W_ATTACKED_WAITER + 8  # + type: pieces attacked by an enemy pawn
+W_BY_LESSER = W_BY_PAWN + 8  # + type: pieces attacked by an enemy piece of a lower type
+W_HANGING_MOVER = W_BY_LESSER + 8  # + type: the side to move's attacked, undefended pieces
+W_HANGING_WAITER = W_HANGING_MOVER + 8  # + type: the other side's
+W_PASSED = W_HANGING_WAITER + 8  # + ranks advanced: a pawn no enemy pawn can stop
+W_KING_ZONE = W_PASSED + 8  # enemy attacks on the king's square and the squares around it
+W_KING_ATTACKERS = W_KING_ZONE + 1  # enemy pieces attacking those squares
+WEIGHT_COUNT = W_KING_ATTACKERS + 7
+FIRST_THREAT_FEATURE = W_ATTACKED_MOVER
+"""Features from here on were added after the first tuned weights; a weights file without
+them leaves them at their starting values."""
+
+
+@leaf_kernel
+def _add(score, weights, features, record, index, count):
+    """``score`` plus ``count`` times the weight ``index``; the feature is recorded too."""
+    if record:
+        features[index] += count
+    return score + count * weights[index]
+
+
+@leaf_kernel
+def _king_zone(pos, tab, colour):
+    """The king's square and the squares around it (0 without a king)."""
+    king = pos[BB + colour * 8 + KING]
+    return tab[NEIGHBOURS, ctz(king)] | king if king != 0 else 0
+
+
+@leaf_kernel
+def _pieces_of(pos, tab, weights, features, record, colour, occ, enemy_zone):
+    """Material, placement, mobility and reserve of ``colour``'s pieces (signed for White),
+    with its attack maps: entry ``t`` of the map tuple is what the types below ``t`` attack
+    (entry 7: everything), and the number of its pieces attacking ``enemy_zone``."""
+    ranks = tab[FLAGS, F_RANKS]
+    sign = 1 - 2 * colour
+    own = pos[BB + colour * 8]
+    score = 0
+    low, high = pawn_captures(tab, pos[BB + colour * 8 + PAWN], colour)
+    below = low | high
+    below_knight = below
+    below_bishop = below_rook = below_queen = below_king = 0
+    zone_attackers = 0
+    for piece_type in range(1, 7):
+        if piece_type == 3:
+            below_bishop = below
+        elif piece_type == 4:
+            below_rook = below
+        elif piece_type == 5:
+            below_queen = below
+        elif piece_type == 6:
+            below_king = below
+        pieces = pos[BB + colour * 8 + piece_type]
+        while pieces != 0:
+            sq = ctz(pieces)
+            pieces &= pieces - 1
+            seen = sq if colour == 0 else (ranks - 1 - (sq >> 3)) * 8 + (sq & 7)
+            score = _add(score, weights, features, record, W_MATERIAL + piece_type, sign)
+            score = _add(score, weights, features, record,
+                         W_PLACEMENT + piece_type * 64 + seen, sign)
+            if piece_type == PAWN:
+                continue
+            moves = move_set(tab, piece_type, sq, occ)
+            attacks = piece_attacks(tab, moves, sq, occ)
+            below |= attacks
+            if attacks & enemy_zone != 0:
+                zone_attackers += 1
+            reach = (attacks & ~own) | (tab[QUIET + moves, sq] & ~occ)
+            score = _add(score, weights, features, record, W_MOBILITY + piece_type,
+                         sign * popcount(reach))
+    for piece_type in range(2, 6):
+        score = _add(score, weights, features, record, W_RESERVE + piece_type,
+                     sign * pos[RESERVE + colour * 8 + piece_type])
+    maps = (0, 0, below_knight, below_bishop, below_rook, below_queen, below_king, below)
+    return score, maps, zone_attackers
+
+
+@leaf_kernel
+def _threats_to(pos, tab, weights, features, record, colour, own_map, enemy_maps, zone,
+                zone_attackers):
+    """Threats to ``colour``'s pieces by the enemy whose attack maps are ``enemy_maps``,
+    ``colour``'s passed pawns and its king's safety (signed for White)."""
+    sign = 1 - 2 * colour
+    enemy = 1 - colour
+    enemy_attacks = enemy_maps[7]
+    to_move = colour == pos[STM]
+    attacked_base = W_ATTACKED_MOVER if to_move else W_ATTACKED_WAITER
+    hanging_base = W_HANGING_MOVER if to_move else W_HANGING_WAITER
+    score = 0
+    for piece_type in range(1, 7):
+        pieces = pos[BB + colour * 8 + piece_type]
+        if pieces == 0:
+            continue
+        hit = pieces & enemy_attacks
+        if hit == 0:
+            continue
+        score = _add(score, weights, features, record, attacked_base + piece_type,
+                     sign * popcount(hit))
+        score = _add(score, weights, features, record, hanging_base + piece_type,
+                     sign * popcount(hit & ~own_map))
+        score = _add(score, weights, features, record, W_BY_PAWN + piece_type,
+                     sign * popcount(hit & enemy_maps[2]))
+        score = _add(score, weights, features, record, W_BY_LESSER + piece_type,
+                     sign * popcount(hit & enemy_maps[piece_type]))
+    ranks = tab[FLAGS, F_RANKS]
+    enemy_pawns = pos[BB + enemy * 8 + PAWN]
+    pawns = pos[BB + colour * 8 + PAWN]
+    while pawns != 0:
+        sq = ctz(pawns)
+        pawns &= pawns - 1
+        if tab[PAWN_SPAN + colour, sq] & enemy_pawns == 0:
+            advanced = sq >> 3 if colour == 0 else ranks - 1 - (sq >> 3)
+            score = _add(score, weights, features, record, W_PASSED + advanced, sign)
+    if zone != 0:
+        score = _add(score, weights, features, record, W_KING_ZONE,
+                     sign * popcount(zone & enemy_attacks))
+        score = _add(score, weights, features, record, W_KING_ATTACKERS,
+                     sign * zone_attackers)
+    return score
 
 
 def _evaluation_kernel(record: bool, doc: str):
@@ -34,41 +166,19 @@ def _evaluation_kernel(record: bool, doc: str):
     constant of the compiled code: the search's evaluation does no recording work)."""
 
     def evaluation(pos, tab, weights, features):
-        ranks = tab[FLAGS, F_RANKS]
         occ = pos[BB] | pos[BB + 8]
-        score = 0
-        for colour in range(2):
-            sign = 1 - 2 * colour
-            own = pos[BB + colour * 8]
-            for piece_type in range(1, 7):
-                pieces = pos[BB + colour * 8 + piece_type]
-                while pieces != 0:
-                    sq = ctz(pieces)
-                    pieces &= pieces - 1
-                    seen = sq if colour == 0 else (ranks - 1 - (sq >> 3)) * 8 + (sq & 7)
-                    place = W_PLACEMENT + piece_type * 64 + seen
-                    score += sign * (weights[W_MATERIAL + piece_type] + weights[place])
-                    if record:
-                        features[W_MATERIAL + piece_type] += sign
-                        features[place] += sign
-                    if piece_type == PAWN:
-                        continue
-                    moves = move_set(tab, piece_type, sq, occ)
-                    reach = piece_attacks(tab, moves, sq, occ) & ~own
-                    reach |= tab[QUIET + moves, sq] & ~occ
-                    mobility = popcount(reach)
-                    score += sign * mobility * weights[W_MOBILITY + piece_type]
-                    if record:
-                        features[W_MOBILITY + piece_type] += sign * mobility
-            for piece_type in range(2, 6):
-                count = pos[RESERVE + colour * 8 + piece_type]
-                score += sign * count * weights[W_RESERVE + piece_type]
-                if record:
-                    features[W_RESERVE + piece_type] += sign * count
-        tempo = 1 if pos[STM] == 0 else -1
-        score += tempo * weights[W_TEMPO]
-        if record:
-            features[W_TEMPO] += tempo
+        white_zone = _king_zone(pos, tab, 0)
+        black_zone = _king_zone(pos, tab, 1)
+        white, white_maps, on_black_zone = _pieces_of(pos, tab, weights, features, record, 0,
+                                                      occ, black_zone)
+        black, black_maps, on_white_zone = _pieces_of(pos, tab, weights, features, record, 1,
+                                                      occ, white_zone)
+        score = white + black
+        score += _threats_to(pos, tab, weights, features, record, 0, white_maps[7],
+                             black_maps, white_zone, on_white_zone)
+        score += _threats_to(pos, tab, weights, features, record, 1, black_maps[7],
+                             white_maps, black_zone, on_black_zone)
+        score = _add(score, weights, features, record, W_TEMPO, 1 if pos[STM] == 0 else -1)
         return score if pos[STM] == 0 else -score
 
     evaluation.__doc__ = doc
@@ -90,4 +200,3 @@ def piece_value(pos, weights, sq):
     """Material weight of the piece on ``sq`` (0 when empty), for move ordering."""
     code = pos[MAILBOX + sq]
     return abs(weights[W_MATERIAL + (code & 7)]) if code != 0 else 0
-

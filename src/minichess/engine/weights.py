@@ -14,6 +14,7 @@ import numpy as np
 
 from minichess.core import layout as L
 from minichess.engine.evaluation import (
+    FIRST_THREAT_FEATURE,
     W_MATERIAL,
     W_MOBILITY,
     W_PLACEMENT,
@@ -65,7 +66,8 @@ def _load(name: str) -> tuple[int, ...] | None:
 def variant_weights(variant: str | VariantDefinition) -> np.ndarray:
     """The evaluation weights the engine uses for ``variant`` (a fresh array)."""
     definition = get_variant(variant)
+    weights = starting_weights(definition)
     tuned = _load(definition.name)
-    if tuned is not None and len(tuned) == WEIGHT_COUNT:
-        return np.array(tuned, dtype=np.int64)
-    return starting_weights(definition)
+    if tuned is not None and len(tuned) in (FIRST_THREAT_FEATURE, WEIGHT_COUNT):
+        weights[: len(tuned)] = tuned  # older files lack the newer features: they start at 0
+    return weights
