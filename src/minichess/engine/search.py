@@ -127,9 +127,16 @@ F_QUIETS_TRIED = 22
 F_CAPTURES_TRIED = 23
 F_SKIP_QUIETS = 24  # 1 once late-move pruning skips the remaining quiet moves
 F_QUIET = 25  # 1 when the move being searched is quiet
-FRAME_FIELDS = 26
+F_DISTANCE = 26  # plies from the root to this position (a frame of its own for a singular search
+# of the same position has its parent's distance), for the distance of mates
+F_EXCLUDED = 27  # in a singular search: the move left out (the parent's stored move)
+F_TT_SCORE = 28  # the table entry's score, depth and bound (F_TT_BOUND 0: no entry)
+F_TT_DEPTH = 29
+F_TT_BOUND = 30
+F_SINGULAR = 31  # 1 when the stored move proved singular: it is searched a ply deeper
+FRAME_FIELDS = 32
 
-ENTER, NEXT, AFTER_CHILD, AFTER_NULL = range(4)
+ENTER, NEXT, AFTER_CHILD, AFTER_NULL, AFTER_SINGULAR = range(5)
 STAGE_FULL, STAGE_REDUCED, STAGE_NULL_WINDOW = range(3)
 TRIED_MAX = 64
 """Moves per node remembered for the histories' penalties (quiet moves, and captures)."""
@@ -551,6 +558,7 @@ def new_child(frames, ply, alpha, beta, depth, previous, pv_node, cut_node):
     """Set up the frame of the node one ply below ``ply``."""
     child = frames[ply + 1]
     child[:] = 0
+    child[F_DISTANCE] = frames[ply, F_DISTANCE] + 1
     child[F_ALPHA] = alpha
     child[F_BETA] = beta
     child[F_DEPTH] = depth
@@ -600,7 +608,7 @@ def enter_quiescence(pos, tab, weights, undo, sp, ply, frames, moves, evals, scr
         return RETURN
     if n == 0:
         if not may_stand:
-            f[F_BEST] = no_moves_score(tab, ply, f[F_CHECK])
+            f[F_BEST] = no_moves_score(tab, f[F_DISTANCE], f[F_CHECK])
         return RETURN
     return SEARCH_MOVES
 
@@ -617,33 +625,40 @@ def enter_node(pos, tab, weights, undo, sp, ply, frames, moves, tt, evals, scrat
     if control[C_ABORTED] != 0:
         f[F_BEST] = 0
         return RETURN
-    # 1. game end, repetition, king capture; mate-distance pruning
-    if ply > 0:
-        ret = game_over_score(pos, tab, undo, sp, ply, tab[FLAGS, F_REPETITION] != 0)
+    distance = f[F_DISTANCE]
+    # 1. game end, repetition, king capture; mate-distance pruning (a singular search looks
+    # again at its parent's position, which is none of these)
+    if ply > 0 and f[F_EXCLUDED] == 0:
+        ret = game_over_score(pos, tab, undo, sp, distance, tab[FLAGS, F_REPETITION] != 0)
         if ret == INFINITE and ply >= MAX_PLY - 1:
             ret = static_eval(pos, tab, weights, evals, scratch, control)
         if ret != INFINITE:
             f[F_BEST] = ret
             return RETURN
-        f[F_ALPHA] = max(f[F_ALPHA], -(MATE - ply))
-        f[F_BETA] = min(f[F_BETA], MATE - ply - 1)
+        f[F_ALPHA] = max(f[F_ALPHA], -(MATE - distance))
+        f[F_BETA] = min(f[F_BETA], MATE - distance - 1)
         if f[F_ALPHA] >= f[F_BETA]:
             f[F_BEST] = f[F_ALPHA]
             return RETURN
     # 2. check, and its extension
     f[F_CHECK] = 1 if king_attacked(pos, tab, pos[STM]) else 0
-    if f[F_CHECK] != 0 and f[F_QUIESCENCE] == 0:
+    if f[F_CHECK] != 0 and f[F_QUIESCENCE] == 0 and f[F_EXCLUDED] == 0:
         f[F_DEPTH] += 1
     if f[F_DEPTH] <= 0:
         f[F_QUIESCENCE] = 1
     f[F_ORIGINAL_ALPHA] = f[F_ALPHA]
-    # 3. transposition table (quiescence below its first ply neither looks up nor stores)
-    data = tt_entry(tt, pos[HASH]) if f[F_DEPTH] >= 0 else 0
+    # 3. transposition table (quiescence below its first ply neither looks up nor stores, nor
+    # does a singular search, whose result leaves a move out)
+    data = tt_entry(tt, pos[HASH]) if f[F_DEPTH] >= 0 and f[F_EXCLUDED] == 0 else 0
     f[F_HASH_MOVE] = tt_move(data) if data != 0 else 0
-    if data != 0 and ply > 0 and f[F_PV_NODE] == 0 and tt_depth(data) >= max(f[F_DEPTH], 0):
-        stored = tt_score(data, ply)
+    if data != 0:
+        stored = tt_score(data, distance)
         bound = tt_bound(data)
-        if (bound == BOUND_EXACT or (bound == BOUND_LOWER and stored >= f[F_BETA])
+        f[F_TT_SCORE] = stored
+        f[F_TT_DEPTH] = tt_depth(data)
+        f[F_TT_BOUND] = bound
+        if ply > 0 and f[F_PV_NODE] == 0 and tt_depth(data) >= max(f[F_DEPTH], 0) and (
+                bound == BOUND_EXACT or (bound == BOUND_LOWER and stored >= f[F_BETA])
                 or (bound == BOUND_UPPER and stored <= f[F_ALPHA])):
             f[F_BEST] = stored
             return RETURN
@@ -658,7 +673,9 @@ def enter_node(pos, tab, weights, undo, sp, ply, frames, moves, tt, evals, scrat
     else:
         f[F_EVAL] = static_eval(pos, tab, weights, evals, scratch, control)
     f[F_IMPROVING] = 1
-    if ply >= 2 and f[F_EVAL] != NO_EVAL:
+    if f[F_EXCLUDED] != 0:
+        f[F_IMPROVING] = frames[ply - 1, F_IMPROVING]
+    elif ply >= 2 and f[F_EVAL] != NO_EVAL:
         before = frames[ply - 2, F_EVAL]
         if before == NO_EVAL and ply >= 4:
             before = frames[ply - 4, F_EVAL]
@@ -681,7 +698,7 @@ def prune_node(pos, tab, f, ply, control):
     check: RETURN (``F_BEST``: the evaluation) when it is so far above beta that a search is
     not needed, RAZOR when it is so far below alpha at depth 1 that only captures can help,
     TRY_NULL_MOVE when passing may already be enough, else SEARCH_MOVES."""
-    if ply == 0 or f[F_PV_NODE] != 0 or f[F_CHECK] != 0:
+    if ply == 0 or f[F_PV_NODE] != 0 or f[F_CHECK] != 0 or f[F_EXCLUDED] != 0:
         return SEARCH_MOVES
     depth = f[F_DEPTH]
     value = f[F_EVAL]
@@ -705,14 +722,52 @@ def generate_moves(pos, tab, undo, sp, ply, frames, moves, check_legality):
     will be found). Then step 8's first half: the legal moves into ``moves[ply]``; RETURN
     with the score of having none."""
     f = frames[ply]
-    if f[F_HASH_MOVE] == 0 and f[F_DEPTH] >= 4 and (f[F_PV_NODE] != 0 or f[F_CUT_NODE] != 0):
+    excluded = f[F_EXCLUDED]
+    if (f[F_HASH_MOVE] == 0 and excluded == 0 and f[F_DEPTH] >= 4
+            and (f[F_PV_NODE] != 0 or f[F_CUT_NODE] != 0)):
         f[F_DEPTH] -= 1
     n = legal_moves(pos, tab, moves[ply], undo, sp, False, check_legality)
+    if excluded != 0:
+        for i in range(n):
+            if moves[ply, i] == excluded:
+                n -= 1
+                moves[ply, i] = moves[ply, n]
+                break
+        if n == 0:  # the left-out move is the only one: singular indeed
+            f[F_COUNT] = 0
+            f[F_BEST] = f[F_ALPHA]
+            return RETURN
     f[F_COUNT] = n
     if n == 0:
-        f[F_BEST] = no_moves_score(tab, ply, f[F_CHECK])
+        f[F_BEST] = no_moves_score(tab, f[F_DISTANCE], f[F_CHECK])
         return RETURN
     return SEARCH_MOVES
+
+
+SINGULAR_DEPTH = 6
+"""The least depth at which the stored move is tested for being singular."""
+
+
+@leaf_kernel
+def singular_search(frames, ply):
+    """Step 8's second half, singular extension: where the table's move is known to be good
+    (a lower bound or exact score from nearly as deep), a search that leaves it out at half
+    depth against a bound a little below its score tells whether it is the only good move;
+    then it is searched a ply deeper (``F_SINGULAR``). Returns True after setting up that
+    search in the next frame, on the same position."""
+    f = frames[ply]
+    if (ply == 0 or f[F_EXCLUDED] != 0 or f[F_HASH_MOVE] == 0 or f[F_DEPTH] < SINGULAR_DEPTH
+            or f[F_TT_BOUND] == BOUND_UPPER or f[F_TT_BOUND] == 0
+            or f[F_TT_DEPTH] < f[F_DEPTH] - 3 or abs(f[F_TT_SCORE]) >= MATE_BOUND
+            or ply >= MAX_PLY // 2):
+        return False
+    bound = f[F_TT_SCORE] - 2 * f[F_DEPTH]
+    child = new_child(frames, ply, bound - 1, bound, (f[F_DEPTH] - 1) // 2, f[F_PREVIOUS], 0,
+                      f[F_CUT_NODE])
+    child[F_DISTANCE] = f[F_DISTANCE]
+    child[F_EXCLUDED] = f[F_HASH_MOVE]
+    child[F_NULL] = f[F_NULL]
+    return True
 
 
 @leaf_kernel
@@ -774,9 +829,10 @@ def skip_in_quiescence(pos, tab, weights, f, move, control):
 
 
 @kernel()
-def finish_node(pos, f, ply, tt, generation):
-    """Step 13: the node's result, stored in the table (not below quiescence's first ply)."""
-    if f[F_QUIESCENCE] != 0 and f[F_DEPTH] < 0:
+def finish_node(pos, f, tt, generation):
+    """Step 13: the node's result, stored in the table (not below quiescence's first ply, nor
+    a singular search's)."""
+    if (f[F_QUIESCENCE] != 0 and f[F_DEPTH] < 0) or f[F_EXCLUDED] != 0:
         return f[F_BEST]
     if f[F_BEST] >= f[F_BETA]:
         bound = BOUND_LOWER
@@ -784,8 +840,8 @@ def finish_node(pos, f, ply, tt, generation):
         bound = BOUND_EXACT
     else:
         bound = BOUND_UPPER
-    tt_store(tt, pos[HASH], f[F_BEST_MOVE], f[F_BEST], f[F_DEPTH], bound, ply, generation,
-             f[F_EVAL])
+    tt_store(tt, pos[HASH], f[F_BEST_MOVE], f[F_BEST], f[F_DEPTH], bound, f[F_DISTANCE],
+             generation, f[F_EVAL])
     return f[F_BEST]
 
 
@@ -941,6 +997,23 @@ def _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers
                             f[F_HASH_MOVE], frames, ply, killers, counters, quiet_history,
                             continuation, capture_history)
                 f[F_STATE] = NEXT
+                if singular_search(frames, ply):
+                    f[F_STATE] = AFTER_SINGULAR
+                    ply += 1
+                continue
+        elif state == AFTER_SINGULAR:
+            if control[C_ABORTED] != 0:
+                ret = 0
+                returning = True
+            elif ret < frames[ply + 1, F_BETA]:
+                f[F_SINGULAR] = 1
+                f[F_STATE] = NEXT
+                continue
+            elif frames[ply + 1, F_BETA] >= f[F_BETA]:  # another move also beats beta
+                ret = frames[ply + 1, F_BETA]
+                returning = True
+            else:
+                f[F_STATE] = NEXT
                 continue
         elif state == AFTER_NULL:
             unmake_null_move(pos, undo, sp)
@@ -1042,6 +1115,8 @@ def _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers
                     prefetch(tt, pos[HASH] & (tt.shape[0] - 1))
                 f[F_MOVE] = move
                 new_depth = f[F_DEPTH] - 1 + forced_extension(f, ply, frames[0, F_DEPTH])
+                if move == f[F_HASH_MOVE] and f[F_SINGULAR] != 0:
+                    new_depth += 1
                 f[F_NEW_DEPTH] = new_depth
                 if f[F_SEARCHED] == 0 or f[F_QUIESCENCE] != 0:
                     f[F_STAGE] = STAGE_FULL
@@ -1065,7 +1140,7 @@ def _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers
             # 13. all moves searched (or skipped: quiescence may skip them all)
             if f[F_BEST] == -INFINITE:
                 f[F_BEST] = f[F_ALPHA]
-            ret = finish_node(pos, f, ply, tt, generation)
+            ret = finish_node(pos, f, tt, generation)
             returning = True
         if returning:
             if ply == 0:
