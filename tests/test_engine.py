@@ -9,6 +9,7 @@ import pytest
 
 from minichess import Board, MinichessError
 from minichess.engine import Engine, Limit, time_budget
+from minichess.engine.timing import LatencyGauge
 from minichess.engine.opponent import materially_best_moves
 from minichess.engine.weights import variant_weights
 from minichess.game import Game, TimeControl
@@ -100,6 +101,21 @@ def test_the_time_budget_stays_inside_the_clock(clock):
     board = Board("minitchess")
     soft, hard = time_budget(board, Limit(white_clock=clock, black_clock=clock), 0.05)
     assert 0 < soft <= hard < clock
+
+
+def test_the_engine_keeps_back_the_latency_its_clock_shows():
+    gauge = LatencyGauge(least=0.05)
+    board = Board("minitchess")
+    first = Limit(white_clock=5.0, black_clock=5.0, increment=0.1)
+    assert gauge.overhead(board, first) == 0.05  # nothing measured yet
+    gauge.searched(board, first, seconds=0.5)
+    board.push_uci("b2b3")
+    board.push_uci("d5d4")
+    # 5.0 + 0.1 - 0.5 = 4.6 expected; 4.3 left: each move costs 0.3 s more than its search
+    second = Limit(white_clock=4.3, black_clock=5.0, increment=0.1)
+    assert gauge.overhead(board, second) == pytest.approx(0.45)
+    gauge.reset()
+    assert gauge.overhead(board, second) == 0.05
 
 
 def test_a_node_limit_stops_the_search(engine):

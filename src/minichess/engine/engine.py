@@ -42,10 +42,10 @@ from minichess.engine.search import (
     SearchMemory,
     search,
 )
+from minichess.engine.timing import LatencyGauge, Limit, keep_iterating, time_budget
 from minichess.engine.weights import variant_weights
 from minichess.errors import MinichessError
 from minichess.move import Move
-from minichess.pieces import WHITE
 from minichess.variants import VariantDefinition
 from minichess.variants.definition import Royalty
 
@@ -95,24 +95,6 @@ class Techniques:
 
 
 @dataclass(frozen=True)
-class Limit:
-    """When to stop searching. With none of these, the search runs to full depth."""
-
-    time: float | None = None
-    """Seconds for this move."""
-    depth: int | None = None
-    nodes: int | None = None
-    white_clock: float | None = None
-    black_clock: float | None = None
-    increment: float | None = None
-    """Seconds added per move (for both sides, unless the per-side ones are given)."""
-    white_increment: float | None = None
-    black_increment: float | None = None
-    moves_to_go: int | None = None
-    """Moves to play before the clock is topped up (None: the rest of the game)."""
-
-
-@dataclass(frozen=True)
 class Info:
     """What one completed iteration found."""
 
@@ -158,57 +140,6 @@ def score_parts(score: int) -> tuple[int | None, int | None]:
     return score, None
 
 
-def time_budget(board: Board, limit: Limit, overhead: float) -> tuple[float, float] | None:
-    """(optimum, hard) seconds for this move: the time the move is expected to take (the
-    search stops starting iterations around it, earlier while its best move is stable, later
-    while it changes), and the time at which the search stops. None when there is no time
-    limit.
-
-    The hard limit stays well inside the remaining clock minus ``overhead`` (process and
-    network latency), so the engine never loses on time."""
-    if limit.time is not None:
-        hard = max(limit.time - overhead, 0.005)
-        return hard, hard
-    own_white = board.turn == WHITE
-    clock = limit.white_clock if own_white else limit.black_clock
-    if clock is None:
-        return None
-    increment = (limit.white_increment if own_white else limit.black_increment)
-    if increment is None:
-        increment = limit.increment or 0.0
-    moves_left = limit.moves_to_go or _expected_moves_left(board)
-    usable = max(clock - overhead, 0.0)
-    share = usable / (moves_left + 2) + 0.9 * increment  # a reserve for the last moves
-    hard = min(4 * share, 0.4 * usable + 0.5 * increment, usable * 0.9)
-    hard = max(hard, min(0.005, clock * 0.25))  # always a moment to find some move
-    return min(max(share, 0.001), hard), hard
-
-
-def _expected_moves_left(board: Board) -> int:
-    """The moves to plan the clock for: the game's move limit is a bound, and most games are
-    decided well before it or before 25 more moves."""
-    limit = board.variant.move_limit
-    if limit:
-        plies_left = max(limit - board.ply(), 1)
-        return max(min((plies_left + 1) // 2, EXPECTED_MOVES_LEFT - 5), 1)
-    return EXPECTED_MOVES_LEFT
-
-
-EXPECTED_MOVES_LEFT = 25
-STABLE_SHARE = 0.55
-"""The share of its optimum time after which a search whose best move is stable stops
-starting new iterations (each takes about as long as all before it)."""
-
-
-def keep_iterating(elapsed: float, optimum: float, changes: float, fall: int) -> bool:
-    """Whether a new iteration may start after ``elapsed`` seconds: the more the best move
-    changed in recent iterations (``changes``, decaying) and the more the score fell
-    (``fall`` centipawns since the last move's search), the longer the search goes on."""
-    instability = 1 + 1.5 * min(changes, 2.0)
-    falling = min(max(1 + fall / 200, 0.8), 1.6)
-    return elapsed < optimum * STABLE_SHARE * instability * falling
-
-
 class Engine:
     """A search engine for every variant, at a ``level`` of ``LEVELS``: 1 (beginner) to
     ``MAX_LEVEL`` (full strength).
@@ -230,13 +161,23 @@ class Engine:
             raise MinichessError(f"level must be {LEVELS[0]} to {MAX_LEVEL}, not {level}")
         self.level = level
         self.seed = seed if seed is not None else int.from_bytes(np.random.bytes(4), "little")
-        self.move_overhead = move_overhead
+        self._latency = LatencyGauge(move_overhead)
         self.techniques = techniques
         """Search techniques to use instead of the variant's (for experiments)."""
         self._weights: dict[str, np.ndarray] = {}
         self._last_score = 0
         """The score of the last search, to see whether the next one falls."""
         self.hash_mb = hash_mb
+
+    @property
+    def move_overhead(self) -> float:
+        """Seconds kept back from the clock for latency, at least (more where the engine's
+        moves are seen to cost more: see ``LatencyGauge``)."""
+        return self._latency.least
+
+    @move_overhead.setter
+    def move_overhead(self, seconds: float) -> None:
+        self._latency.least = seconds
 
     @property
     def hash_mb(self) -> int:
@@ -254,6 +195,7 @@ class Engine:
         """Forget what earlier searches learnt (transposition table, killers, histories)."""
         self._memory.forget()
         self._last_score = 0
+        self._latency.reset()
 
     def stop(self) -> None:
         """Stop the running search as soon as possible (from another thread)."""
@@ -311,7 +253,7 @@ class Engine:
         max_depth, noise = _LEVEL_SETTINGS[self.level]
         if limit.depth is not None:
             max_depth = min(max_depth, max(limit.depth, 1))
-        budget = time_budget(board, limit, self.move_overhead)
+        budget = time_budget(board, limit, self._latency.overhead(board, limit))
         state = board.core_state(MAX_PLY + 8)
         control = self._control
         control[:] = 0
@@ -328,11 +270,12 @@ class Engine:
         weights = self.weights(board.variant)
         self._memory.evals[:] = 0  # the weights or the variant may differ from the last search
         self._memory.age()
-        return self._iterations(board, moves, state, weights, max_depth, budget, playing)
+        return self._iterations(board, moves, state, weights, max_depth, budget, playing,
+                                limit)
 
     def _iterations(self, board: Board, moves: list[Move], state: CoreState, weights: np.ndarray,
                     max_depth: int, budget: tuple[float, float] | None,
-                    playing: bool) -> Iterator[Info]:
+                    playing: bool, limit: Limit) -> Iterator[Info]:
         start = time.perf_counter()
         timer = None
         if budget is not None:
@@ -351,6 +294,7 @@ class Engine:
         finally:
             if timer is not None:
                 timer.cancel()
+            self._latency.searched(board, limit, time.perf_counter() - start)
 
     def _deepening(self, state: CoreState, weights: np.ndarray, max_depth: int,
                    budget: tuple[float, float] | None, moves: list[Move],
