@@ -220,11 +220,12 @@ def _connect(ray: Any, address: str, concurrency: int | None) -> bool:
     is connected already; return whether a local instance was started here."""
     if ray.is_initialized():
         return False
-    options = {"include_dashboard": False, "logging_level": "ERROR", "log_to_driver": False}
+    options = {"logging_level": "ERROR", "log_to_driver": False}
     try:
-        if address == LOCAL_RAY:
-            ray.init(num_cpus=concurrency or os.cpu_count() or 1,
-                     object_store_memory=RAY_OBJECT_STORE_BYTES, **options)
+        if address == LOCAL_RAY:  # Ray's "local": a new instance even if a cluster runs here
+            ray.init(address="local", num_cpus=concurrency or os.cpu_count() or 1,
+                     object_store_memory=RAY_OBJECT_STORE_BYTES, include_dashboard=False,
+                     **options)
             return True
         ray.init(address=address, **options)
     except (ConnectionError, RuntimeError, ValueError) as error:
