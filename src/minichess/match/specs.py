@@ -27,11 +27,12 @@ our variants from a file, plays a match with nothing else::
 variant's choice) and ``weights=start`` (the untuned starting weights of the evaluation), e.g.
 ``level:10,nullmove=0`` against ``level:10``.
 
->>> parse_player("level:10,time=0.5")
-PlayerSpec(kind='level', argument='10', time_factor=0.5)
->>> str(parse_player("uci:minichess   uci"))
-'uci:minichess uci'
->>> parse_player("uci:minichess uci,option.Hash=32,name=ours").display_name
+>>> spec = parse_player("level:10,time=0.5")
+>>> spec.kind, spec.argument, spec.time_factor
+('level', '10', 0.5)
+>>> str(parse_player("uci:python3   -u engine.py"))
+'uci:python3 -u engine.py'
+>>> parse_player("uci:python3 engine.py,option.Hash=32,name=ours").display_name
 'ours'
 """
 
