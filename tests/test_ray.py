@@ -73,3 +73,25 @@ def test_the_match_command_starts_and_ends_its_own_ray():
     assert completed.returncode == 0, completed.stderr
     report = json.loads(completed.stdout)
     assert report["games"] == 2 and report["players"] == ["greedy", "random"]
+
+
+def test_the_match_command_joins_a_running_cluster_by_its_address(local_ray):
+    address = ray.get_runtime_context().gcs_address
+    completed = subprocess.run(
+        [sys.executable, "-m", "minichess.cli.main", "match", "greedy", "random", "--variant",
+         "csc111", "--games", "2", "--time", "2+0.02", "--ray", address, "--json"],
+        capture_output=True, text=True, timeout=300, check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert json.loads(completed.stdout)["games"] == 2
+    assert ray.cluster_resources()["CPU"] == 2  # the cluster outlives the command
+
+
+def test_a_cluster_that_is_not_there_is_a_clear_error():
+    completed = subprocess.run(
+        [sys.executable, "-m", "minichess.cli.main", "match", "greedy", "random", "--games",
+         "2", "--ray", "127.0.0.1:1"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert completed.returncode == 2
+    assert "cannot join the Ray cluster at '127.0.0.1:1'" in completed.stderr

@@ -24,6 +24,7 @@ from __future__ import annotations
 import itertools
 import multiprocessing
 import os
+import socket
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -41,6 +42,8 @@ LOCAL_RAY = "auto"
 """The ``ray`` argument that starts a local Ray instance."""
 RAY_OBJECT_STORE_BYTES = 200 * 2**20
 """The object store of a local Ray instance: games exchange only small results."""
+RAY_PROBE_SECONDS = 5.0
+"""How long joining a Ray cluster waits for its address to answer at all."""
 RAY_CLOSE_SECONDS = 30.0
 """How long closing waits for a Ray worker to end its game and release its players."""
 
@@ -221,6 +224,8 @@ def _connect(ray: Any, address: str, concurrency: int | None) -> bool:
     if ray.is_initialized():
         return False
     options = {"logging_level": "ERROR", "log_to_driver": False}
+    if address != LOCAL_RAY:
+        _probe(address)
     try:
         if address == LOCAL_RAY:  # Ray's "local": a new instance even if a cluster runs here
             ray.init(address="local", num_cpus=concurrency or os.cpu_count() or 1,
@@ -231,3 +236,16 @@ def _connect(ray: Any, address: str, concurrency: int | None) -> bool:
     except (ConnectionError, RuntimeError, ValueError) as error:
         raise PoolError(f"cannot join the Ray cluster at {address!r}: {error}") from None
     return False
+
+
+def _probe(address: str) -> None:
+    """Fail at once, not after Ray's minutes of retries, when nothing answers at the
+    ``host:port`` of ``address`` (``ray://`` client addresses included)."""
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        raise PoolError(f"bad Ray address {address!r}: expected HOST:PORT or 'auto'")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=RAY_PROBE_SECONDS).close()
+    except OSError as error:
+        raise PoolError(f"cannot join the Ray cluster at {address!r}: nothing answers there"
+                        f" ({error.strerror or error})") from None
