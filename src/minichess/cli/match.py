@@ -133,11 +133,12 @@ def _sprt_lines(result: MatchResult) -> list[str]:
     test = result.sprt
     if test is None:
         return []
-    decision = result.decision
+    llr = test.llr(result.pentanomial)
+    decision = test.decision(llr)
     verdict = "undecided" if decision is None else f"{decision.value} accepted"
     return [
         f"{test} (logistic Elo)",
-        f"LLR {result.llr:.2f} (bounds {test.lower:.2f}, {test.upper:.2f}): {verdict}",
+        f"LLR {llr:.2f} (bounds {test.lower:.2f}, {test.upper:.2f}): {verdict}",
     ]
 
 
@@ -171,11 +172,11 @@ class MatchProgress:
 
     def update(self, _game: GameReport, so_far: MatchResult) -> None:
         """Show the result after another game."""
-        llr = so_far.llr
+        test = so_far.sprt
+        llr = "" if test is None else (f"{test.llr(so_far.pentanomial):.2f}"
+                                       f" ({test.lower:.2f}, {test.upper:.2f})")
         self._bar.update(self._task, completed=so_far.games_played, wins=so_far.wins,
-                         draws=so_far.draws, losses=so_far.losses,
-                         llr="" if llr is None else f"{llr:.2f} ({so_far.sprt.lower:.2f},"
-                         f" {so_far.sprt.upper:.2f})")
+                         draws=so_far.draws, losses=so_far.losses, llr=llr)
 
     def __enter__(self) -> MatchProgress:
         self._bar.start()

@@ -102,7 +102,7 @@ def _new_openings(variant: VariantDefinition, seed: int, plies: tuple[int, int],
             continue
         judged.add(fen)
         info = engine.analyse(board, Limit(depth=SEARCH_DEPTH))
-        if info.mate is None and abs(info.score) <= max_centipawns:
+        if info.score is not None and abs(info.score) <= max_centipawns:
             since_last = 0
             yield Opening(fen, tuple(move.uci() for move in board.move_stack), info.score)
 

@@ -18,7 +18,6 @@ a Ray cluster given by ``ray`` (see :mod:`minichess.match.pool`).
 from __future__ import annotations
 
 import datetime
-import itertools
 import random
 import time
 from collections import Counter
@@ -30,10 +29,10 @@ from minichess.game import Game, TimeControl, parse_time_control
 from minichess.match.elo import EloEstimate, elo_estimate
 from minichess.match.openings import Opening, opening_cycle
 from minichess.match.pool import StopEvent, open_pool
-from minichess.match.specs import PlayerSpec, begin_game, close_player, parse_player
+from minichess.match.specs import PlayerSpec, parse_player
 from minichess.match.sprt import Decision, Pentanomial, Sprt, pentanomial
 from minichess.notation.pgn import write_pgn
-from minichess.pieces import BLACK, WHITE, Color
+from minichess.pieces import BLACK, WHITE, Color, color_name
 from minichess.players import Player
 from minichess.variants import VariantDefinition, get_variant
 
@@ -122,7 +121,9 @@ class MatchResult:
     @property
     def decision(self) -> Decision | None:
         """What the SPRT accepted; None without a test or while undecided."""
-        return None if self.sprt is None else self.sprt.decision(self.llr)
+        if self.sprt is None:
+            return None
+        return self.sprt.decision(self.sprt.llr(self.pentanomial))
 
     @property
     def terminations(self) -> dict[str, int]:
@@ -156,21 +157,22 @@ class MatchResult:
             "elo_lower": _rounded(elo.lower),
             "elo_upper": _rounded(elo.upper),
             "pentanomial": list(self.pentanomial),
-            "sprt": None if self.sprt is None else self._sprt_dict(),
+            "sprt": None if self.sprt is None else self._sprt_dict(self.sprt),
             "terminations": self.terminations,
             "failures": [{"round": game.round, "reason": game.failure} for game in self.failures],
         }
 
-    def _sprt_dict(self) -> dict:
-        decision = self.decision
+    def _sprt_dict(self, test: Sprt) -> dict:
+        llr = test.llr(self.pentanomial)
+        decision = test.decision(llr)
         return {
-            "elo0": self.sprt.elo0,
-            "elo1": self.sprt.elo1,
-            "alpha": self.sprt.alpha,
-            "beta": self.sprt.beta,
-            "llr": round(self.llr, 4),
-            "lower": round(self.sprt.lower, 4),
-            "upper": round(self.sprt.upper, 4),
+            "elo0": test.elo0,
+            "elo1": test.elo1,
+            "alpha": test.alpha,
+            "beta": test.beta,
+            "llr": round(llr, 4),
+            "lower": round(test.lower, 4),
+            "upper": round(test.upper, 4),
             "decision": None if decision is None else decision.value,
         }
 
@@ -244,11 +246,11 @@ def _game_tasks(variant: VariantDefinition, games: int | None, seed: int, clock:
                 names: tuple[str, str]) -> Iterator[_GameTask]:
     """The match's games in order, each pair from the next opening (found as needed)."""
     openings = opening_cycle(variant, seed, None if games is None else (games + 1) // 2)
-    opening = None
-    for number in range(games) if games is not None else itertools.count():
-        if number % 2 == 0:
-            opening = next(openings)
-        yield _GameTask(number + 1, variant.name, opening, number % 2 == 0, clock, names)
+    for pair, opening in enumerate(openings):
+        for number in (2 * pair, 2 * pair + 1):
+            if games is not None and number >= games:
+                return
+            yield _GameTask(number + 1, variant.name, opening, number % 2 == 0, clock, names)
 
 
 # --- in the worker processes --------------------------------------------------------------------
@@ -290,7 +292,7 @@ def _start_worker(stop: StopEvent, specs: tuple[PlayerSpec, PlayerSpec]) -> Call
 
 def _close_players() -> None:
     for player in _worker.players:
-        close_player(player)
+        player.close()
 
 
 def _play_game(task: _GameTask) -> GameReport:
@@ -308,6 +310,7 @@ def _play_game(task: _GameTask) -> GameReport:
     if failure is not None:
         game.headers["Forfeit"] = failure
     outcome = game.outcome()
+    assert outcome is not None, "the game was played out"
     white_score = _SCORES[outcome.result()]
     return GameReport(
         round=task.round,
@@ -325,11 +328,11 @@ def _play_out(game: Game, players: dict[Color, tuple[Player, str]]) -> str | Non
     """Play ``game`` to its end; return why a player lost by failing, if one did."""
     for color, (player, name) in players.items():
         try:
-            begin_game(player, game.variant)
+            player.new_game(game.variant)
         except MinichessError as error:
             return _forfeit(game, color, name, error, seconds=0.0)
     while not game.is_game_over():
-        if _worker.stop.is_set():
+        if _worker.stop is not None and _worker.stop.is_set():
             raise _MatchStopped
         color = game.board.turn
         player, name = players[color]
@@ -343,11 +346,12 @@ def _play_out(game: Game, players: dict[Color, tuple[Player, str]]) -> str | Non
 
 def _forfeit(game: Game, color: Color, name: str, error: Exception, seconds: float) -> str:
     """``color`` failed: it loses on time if it used more than its clock, else by forfeit."""
-    if game.clock is not None and seconds > game.remaining(color):
+    remaining = game.remaining(color)  # None without clocks
+    if remaining is not None and seconds > remaining:
         game.forfeit_on_time(color)
     else:
         game.forfeit(color)
-    side = "White" if color == WHITE else "Black"
+    side = color_name(color)
     who = side if name in str(error) else f"{side} ({name})"
     return f"{who} lost by failing: {error}"
 

@@ -120,8 +120,10 @@ def parse_sprt(text: str, alpha: float = 0.05, beta: float = 0.05) -> Sprt:
     saying what is wrong."""
     match = re.fullmatch(r"\s*([-+]?[\d.]+)\s*,\s*([-+]?[\d.]+)\s*", text)
     try:
+        if match is None:
+            raise ValueError(text)
         elo0, elo1 = float(match[1]), float(match[2])
-    except (TypeError, ValueError):
+    except ValueError:
         raise SprtError(f"bad SPRT bounds {text!r}: expected ELO0,ELO1 such as 0,5") from None
     return Sprt(elo0, elo1, alpha, beta)
 
@@ -138,7 +140,8 @@ def pentanomial(pair_scores: Iterable[float]) -> Pentanomial:
         if not (0 <= cell <= 4 and cell == 2 * score):
             raise ValueError(f"a pair scores 0, 0.5, 1, 1.5 or 2 points, not {score}")
         counts[cell] += 1
-    return tuple(counts)
+    losses, one_half, one, three_halves, wins = counts
+    return losses, one_half, one, three_halves, wins
 
 
 def log_likelihood_ratio(pentanomial: Sequence[int], elo0: float, elo1: float) -> float:

@@ -13,7 +13,7 @@ import pytest
 
 from minichess.game import Game, TimeControl
 from minichess.match import PlayerSpec, PlayerSpecError, parse_player, play_match
-from minichess.protocols.uci_client import UciEngineError, UciPlayer
+from minichess.players import UciEngineError, UciPlayer
 from minichess.variants import get_variant
 
 SHARED = Path(__file__).resolve().parents[1] / ".." / "shared"
