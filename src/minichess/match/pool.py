@@ -69,8 +69,9 @@ def open_pool(
     ray: str | None = None, limit: int | None = None,
 ) -> Iterator[Pool]:
     """A pool of ``concurrency`` workers (default: one per core of this machine, or of the
-    Ray cluster), at most ``limit`` (the number of tasks, when known), on local processes or
-    on Ray at address ``ray``. Leaving the block stops the tasks still running."""
+    Ray cluster, at most its CPUs), at most ``limit`` (the number of tasks, when known), on
+    local processes or on Ray at address ``ray``. Leaving the block stops the tasks still
+    running."""
     if concurrency is not None and concurrency < 1:
         raise PoolError(f"concurrency must be at least 1, not {concurrency}")
     pool: _ProcessPool | _RayPool
@@ -144,7 +145,7 @@ class _RayPool:
         self._running: dict[Any, Any] = {}
         try:
             cpus = int(self._ray.cluster_resources().get("CPU", 1))
-            self.size = _size(concurrency or cpus, limit)
+            self.size = _size(min(concurrency or cpus, cpus), limit)  # an actor needs a CPU
             actor_class = self._ray.remote(num_cpus=1, max_concurrency=2)(RayWorker)
             self._actors = [actor_class.remote(setup, setup_args) for _ in range(self.size)]
         except BaseException:
