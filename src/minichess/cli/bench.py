@@ -1,7 +1,7 @@
 """``minichess bench``: the search signature, the total node count of a fixed set of positions
 searched to a fixed depth (see :mod:`minichess.engine.bench`), with the time and the speed.
 
-    minichess bench                 # depth 12: the count the tests pin
+    minichess bench                 # the count the tests pin (DEFAULT_DEPTH)
     minichess bench --depth 8 --verbose --json
 """
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from minichess.board import Board
 from minichess.engine.engine import Engine, Limit
 
-DEFAULT_DEPTH = 12
+DEFAULT_DEPTH = 14
 """The depth of ``minichess bench`` and of the pinned count."""
 SEED = 1
 HASH_MB = 16
