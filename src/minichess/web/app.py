@@ -32,7 +32,7 @@ from minichess.engine import Limit
 from minichess.errors import MinichessError
 from minichess.game import Game
 from minichess.notation.pgn import read_pgn, write_pgn
-from minichess.pieces import BLACK, WHITE, square_name
+from minichess.pieces import BLACK, WHITE, Piece, square_name
 from minichess.variants import VARIANTS, VariantDefinition, get_variant
 from minichess.web.analysis import Analyst, analyse
 from minichess.web.live import (
@@ -106,6 +106,12 @@ def create_app(database: str | Path = ":memory:", feeds: WatchFeeds | None = Non
     async def pieces() -> dict[str, str]:
         """The piece figures (SVG elements in a 45 x 45 box) by FEN letter."""
         return svg.piece_figures()
+
+    @app.get("/api/pieces/{letter}.svg", tags=["pictures"], response_class=Response,
+             responses={200: {"content": {"image/svg+xml": {}}}})
+    async def piece_picture(letter: str, size: int = Query(45, ge=8, le=1000)) -> Response:
+        """One piece's figure (``K`` a white king, ``n`` a black knight)."""
+        return Response(svg.piece(Piece.from_symbol(letter), size), media_type="image/svg+xml")
 
     @app.get("/api/svg", tags=["pictures"], response_class=Response,
              responses={200: {"content": {"image/svg+xml": {}}}})
