@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from datetime import date
 
+from minichess.board import Board
 from minichess.engine import Engine, Info, Limit
 from minichess.errors import IllegalMoveError, InvalidPgnError, MinichessError
 from minichess.game import Game, TimeControl
@@ -137,7 +138,9 @@ class GameService:
     # --- life cycle ---------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Take up the unfinished games of the store (after a restart)."""
+        """Take up the unfinished games of the store (after a restart), and have the search
+        loaded (compiled, on a first run) in the background before the first game needs it."""
+        asyncio.get_running_loop().run_in_executor(self._executor, _warm_up)
         for row in self.store.unfinished():
             try:
                 game = read_pgn(row.pgn)[0]
@@ -380,6 +383,12 @@ class GameService:
         with contextlib.suppress(asyncio.CancelledError):
             await task
         live.thinking = None
+
+
+def _warm_up() -> None:
+    """Load the compiled search for both kinds of rules (royal king or not)."""
+    for variant in ("csc111", "minitchess"):
+        Engine(level=1, hash_mb=1).play(Board(variant), Limit(depth=1))
 
 
 def _last(infos) -> Info | None:
