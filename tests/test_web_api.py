@@ -248,6 +248,18 @@ def test_undo(client: TestClient) -> None:
     assert view["moves"] == [] and view["legal"]
 
 
+def test_undo_after_a_mate_goes_on_for_those_watching(client: TestClient) -> None:
+    game = new_game(client, fen="k3/4/1K2/2Q1 w - - 0 1")
+    with client.websocket_connect(f"/api/games/{game['id']}/ws") as socket:
+        socket.receive_json()
+        view = client.post(f"/api/games/{game['id']}/move", json={"move": "Qc4"}).json()
+        assert view["outcome"]["termination"] == "checkmate"
+        assert socket.receive_json()["outcome"]["text"] == "White wins by checkmate"
+        client.post(f"/api/games/{game['id']}/undo")
+        after = socket.receive_json()
+        assert after["outcome"] is None and after["moves"] == [] and after["legal"]
+
+
 def test_undo_after_the_engine_opened(client: TestClient) -> None:
     game = new_game(client, color="black")
     wait_for(client, game["id"], lambda v: len(v["moves"]) == 1)
@@ -317,3 +329,22 @@ def test_games_survive_a_restart(tmp_path) -> None:
         assert len(wait_for(client, game["id"], lambda v: len(v["moves"]) == 4)["moves"]) == 4
         client.post(f"/api/games/{stopped['id']}/resign")  # the engine took its move up again
         assert client.get(f"/api/games/{stopped['id']}").json()["result"] == "1-0"
+
+
+# --- the serve command --------------------------------------------------------------------------
+
+
+def test_serve_refuses_a_busy_port_and_bad_options(capsys) -> None:
+    import socket
+
+    from minichess.cli.main import main
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 2
+    assert "cannot listen" in capsys.readouterr().err
+    assert main(["serve", "--port", "70000"]) == 2
+    assert main(["serve", "--help"]) == 0
+    assert "--open" in capsys.readouterr().out

@@ -327,7 +327,7 @@ async def _follow(socket: WebSocket, service: GameService, live: LiveGame,
             waiter.cancel()
             if changed.is_set():
                 changed.clear()
-                await socket.send_json(service.view(service.games.get(live.id, live), viewer))
+                await socket.send_json(service.view(live, viewer))
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:

@@ -14,6 +14,7 @@ import contextlib
 import logging
 import secrets
 import time
+from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from datetime import date
@@ -35,6 +36,8 @@ _FINAL = (Termination.RESIGNATION, Termination.TIME_FORFEIT, Termination.FORFEIT
 COLOR_KEYS = {WHITE: "white", BLACK: "black"}
 ENGINE_HASH_MB = 4
 """Transposition table of each game's engine: small, for many games at once."""
+FINISHED_IN_MEMORY = 500
+"""Finished games kept in memory (the latest), so that everyone watching one shares it."""
 ENGINE_THREADS = 32
 """Searches that run at once; more wait their turn (each is bounded by its clock or move time)."""
 
@@ -132,6 +135,8 @@ class GameService:
     def __init__(self, store: GameStore, threads: int = ENGINE_THREADS) -> None:
         self.store = store
         self.games: dict[str, LiveGame] = {}
+        """The games that go on, by id."""
+        self._finished: OrderedDict[str, LiveGame] = OrderedDict()
         self._executor = ThreadPoolExecutor(threads, thread_name_prefix="engine")
         self._closing = False
 
@@ -171,11 +176,16 @@ class GameService:
         """The game ``game_id``, in play or finished; GameNotFound when there is none."""
         if game_id in self.games:
             return self.games[game_id]
+        if game_id in self._finished:
+            self._finished.move_to_end(game_id)
+            return self._finished[game_id]
         row = self.store.load(game_id)
         if row is None:
             raise GameNotFound(f"no game {game_id!r}")
-        return LiveGame(row.id, row.owner, row.kind, read_pgn(row.pgn)[0],
+        live = LiveGame(row.id, row.owner, row.kind, read_pgn(row.pgn)[0],
                         GameSettings.from_json(row.settings), row.created)
+        self._remember_finished(live)
+        return live
 
     def owned_by(self, owner: str) -> list[StoredGame]:
         """``owner``'s games, the latest first."""
@@ -229,6 +239,7 @@ class GameService:
             await self._stop_thinking(live)
             while len(game.moves) > own[-1]:
                 game.pop()
+            self._finished.pop(live.id, None)
             self.games[live.id] = live
             self._changed(live)
 
@@ -250,12 +261,12 @@ class GameService:
     def watch(self, live: LiveGame) -> asyncio.Event:
         """An event set after each change of ``live`` (clear it after reading)."""
         event = asyncio.Event()
-        self.games.get(live.id, live).watchers.add(event)
+        live.watchers.add(event)
         return event
 
     def unwatch(self, live: LiveGame, event: asyncio.Event) -> None:
         """Stop signalling ``event``."""
-        self.games.get(live.id, live).watchers.discard(event)
+        live.watchers.discard(event)
 
     def view(self, live: LiveGame, viewer: str | None) -> dict:
         """What ``viewer`` (a session) sees of the game; the legal moves only when the viewer
@@ -312,8 +323,15 @@ class GameService:
             if live.clock_task is not None:
                 live.clock_task.cancel()
             self.games.pop(live.id, None)
+            self._remember_finished(live)
         else:
             self._drive(live)
+
+    def _remember_finished(self, live: LiveGame) -> None:
+        live.engines.clear()  # their tables are the memory worth freeing
+        self._finished[live.id] = live
+        while len(self._finished) > FINISHED_IN_MEMORY:
+            self._finished.popitem(last=False)
 
     def _drive(self, live: LiveGame) -> None:
         """Start the engine's search if it is to move, and the clock's watch."""
