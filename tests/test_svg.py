@@ -10,7 +10,8 @@ import pytest
 import minichess
 from minichess import svg
 from minichess.cli.main import main
-from minichess.pieces import BLACK, WHITE, Piece, parse_square, square_file, square_rank
+from minichess.pieces import BLACK, WHITE, Piece
+from minichess.squares import parse_square, square_file, square_rank
 from minichess.variants import VARIANTS
 
 NS = "{http://www.w3.org/2000/svg}"

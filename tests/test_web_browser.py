@@ -17,7 +17,7 @@ pytest.importorskip("uvicorn")
 Image = pytest.importorskip("PIL.Image")
 
 from minichess import Board  # noqa: E402
-from minichess.pieces import square_name  # noqa: E402
+from minichess.squares import square_name  # noqa: E402
 from minichess.variants import VARIANTS  # noqa: E402
 from web_server import CHROMIUM, CHROMIUM_ARGS, Server, warm_engine  # noqa: E402
 

@@ -2,8 +2,8 @@
 
 >>> import minichess, minichess.svg
 >>> board = minichess.Board("csc111")
->>> board.push_uci("b2b3")
-Move.from_uci('b2b3')
+>>> board.push_uci("b2a3")
+Move.from_uci('b2a3')
 >>> picture = minichess.svg.board(board, lastmove=board.peek(), size=240)
 >>> picture.startswith("<svg")
 True
@@ -19,23 +19,13 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 from xml.sax.saxutils import quoteattr
 
 from minichess.board import Board
 from minichess.move import Move
-from minichess.pieces import (
-    BLACK,
-    FILE_NAMES,
-    PIECE_NAMES,
-    WHITE,
-    Color,
-    Piece,
-    Square,
-    square,
-    square_file,
-    square_name,
-    square_rank,
-)
+from minichess.pieces import BLACK, PIECE_NAMES, WHITE, Color, Piece
+from minichess.squares import FILE_NAMES, Square, square, square_file, square_name, square_rank
 from minichess.variants import Royalty
 
 SQUARE_SIZE = 45
@@ -196,7 +186,7 @@ def check_square(board: Board) -> Square | None:
     return board.king(board.turn)
 
 
-def board_picture(board: Board, **options: object) -> str:
+def board_picture(board: Board, **options: Any) -> str:
     """:func:`board` with the last move and the check marked, as a notebook shows a Board."""
     last = board.peek() if board.move_stack else None
     return _board(board, lastmove=last, check=check_square(board), **options)
@@ -345,7 +335,7 @@ def to_png(svg: str, path: str | None = None, width: int | None = None) -> bytes
     """Render an SVG picture to PNG (needs cairosvg, in the ``minichess[web]`` extra, and the
     cairo library); write it to ``path`` when given and return the bytes."""
     try:
-        import cairosvg
+        import cairosvg  # type: ignore[import-untyped]
     except (ImportError, OSError) as error:
         from minichess.errors import MinichessError
 

@@ -15,7 +15,8 @@ from minichess.cli.arguments import (
     positive_int,
 )
 from minichess.cli.terminal_ui import board_text
-from minichess.pieces import BLACK, COLOR_NAMES, FILE_NAMES, WHITE, Color, Piece
+from minichess.pieces import BLACK, COLOR_NAMES, WHITE, Color, Piece
+from minichess.squares import FILE_NAMES
 from minichess.variants import Royalty
 
 

@@ -49,12 +49,15 @@ from minichess.pieces import WHITE
 from minichess.variants import VariantDefinition
 from minichess.variants.definition import Royalty
 
-LEVELS = range(1, 11)
-# level -> (deepest iteration, evaluation noise in centipawns); level 10 is full strength
+# level -> (deepest iteration, evaluation noise in centipawns); the last is full strength
 _LEVEL_SETTINGS = {
     1: (1, 300), 2: (2, 200), 3: (2, 80), 4: (3, 60), 5: (4, 40),
     6: (5, 25), 7: (6, 15), 8: (7, 5), 9: (10, 2), 10: (MAX_PLY - 8, 0),
 }
+LEVELS = range(1, len(_LEVEL_SETTINGS) + 1)
+"""The engine's strength levels, from 1 (beginner) to ``MAX_LEVEL``."""
+MAX_LEVEL = LEVELS[-1]
+"""The full-strength level (10)."""
 _ASPIRATION = 30
 MODEL_MARGIN = 30
 """How far (centipawns) below the best score a move may be and still be chosen for the weak
@@ -186,7 +189,8 @@ def _expected_moves_left(board: Board) -> int:
 
 
 class Engine:
-    """A search engine for every variant, at ``level`` 1 (beginner) to 10 (full strength).
+    """A search engine for every variant, at a ``level`` of ``LEVELS``: 1 (beginner) to
+    ``MAX_LEVEL`` (full strength).
 
     ``seed`` fixes the weaker levels' choices (a deterministic engine); ``hash_mb`` sizes the
     transposition table. ``move_overhead`` is kept back from the clock for latency.
@@ -195,14 +199,14 @@ class Engine:
 
     def __init__(
         self,
-        level: int = 10,
+        level: int = MAX_LEVEL,
         hash_mb: int = 16,
         seed: int | None = None,
         move_overhead: float = 0.05,
         techniques: Techniques | None = None,
     ) -> None:
         if level not in LEVELS:
-            raise MinichessError(f"level must be 1 to 10, not {level}")
+            raise MinichessError(f"level must be {LEVELS[0]} to {MAX_LEVEL}, not {level}")
         self.level = level
         self.seed = seed if seed is not None else int.from_bytes(np.random.bytes(4), "little")
         self.move_overhead = move_overhead
@@ -366,7 +370,7 @@ class Engine:
         """
         best_move = info.pv[0]
         plies_left = board.variant.move_limit - board.ply()
-        if (self.level < 10 or not board.variant.move_limit or info.mate is not None
+        if (self.level < MAX_LEVEL or not board.variant.move_limit or info.score is None
                 or abs(info.score) > MODEL_MARGIN or 2 * info.depth < max(plies_left, 4)):
             return best_move
         floor = info.score - MODEL_MARGIN
@@ -378,7 +382,7 @@ class Engine:
         try:
             shares = {move: self._mistake_share(after, weights, target)
                       for move, after in afters.items()}
-            for move in sorted(shares, key=shares.get, reverse=True):
+            for move in sorted(shares, key=shares.__getitem__, reverse=True):
                 if shares[move] <= shares[best_move]:
                     break
                 # the opponent's score after the move must not beat -floor

@@ -34,8 +34,8 @@ from minichess.core.layout import (
     ROOK,
     STM,
 )
+from minichess.core.makemove import make_null_move, play, take_back, unmake_null_move
 from minichess.core.movegen import GEN_CAPTURES, in_check
-from minichess.core.position import make_null_move, play, take_back, unmake_null_move
 from minichess.core.rules import (
     END_NONE,
     checks_legality,

@@ -1,5 +1,6 @@
 """Protocols through which minichess talks to other programs, one module each.
 
 ``minichess.protocols.uci`` makes the engine a UCI engine (``minichess uci``), which any program
-speaking UCI with the ``UCI_Variant`` option of Fairy-Stockfish can drive.
+speaking UCI with the ``UCI_Variant`` option of Fairy-Stockfish can drive. The other side, a
+player that drives an external UCI engine, is :class:`minichess.players.UciPlayer`.
 """

@@ -32,7 +32,8 @@ from minichess.engine import Limit
 from minichess.errors import MinichessError
 from minichess.game import Game
 from minichess.notation.pgn import read_pgn, write_pgn
-from minichess.pieces import BLACK, WHITE, Piece, square_name
+from minichess.pieces import BLACK, WHITE, Piece
+from minichess.squares import square_name
 from minichess.variants import VARIANTS, VariantDefinition, get_variant
 from minichess.web.analysis import Analyst, analyse
 from minichess.web.live import (
@@ -216,10 +217,9 @@ def create_app(database: str | Path = ":memory:", feeds: WatchFeeds | None = Non
         color = body.color
         if color == "random":
             color = random.choice(["white", "black"])
-        levels = {"white": None, "black": body.level} if color == "white" else \
-            {"white": body.level, "black": None}
+        white, black = (None, body.level) if color == "white" else (body.level, None)
         clock = (body.clock.initial, body.clock.increment) if body.clock else None
-        settings = GameSettings(**levels, clock=clock, move_time=body.move_time)
+        settings = GameSettings(white, black, clock, body.move_time)
         live = await service.create(_session(request), "play", body.variant, body.fen, settings)
         return service.view(live, _session(request))
 
@@ -381,7 +381,7 @@ def _add_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"detail": _message(error), "errors": _jsonable(error.errors())},
+        return JSONResponse({"detail": _message(error), "errors": _jsonable(list(error.errors()))},
                             status_code=422)
 
 

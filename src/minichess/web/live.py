@@ -25,7 +25,8 @@ from minichess.errors import IllegalMoveError, InvalidPgnError, MinichessError
 from minichess.game import Game, TimeControl
 from minichess.notation.pgn import read_pgn, write_pgn
 from minichess.outcome import Termination
-from minichess.pieces import BLACK, WHITE, Color, square_name
+from minichess.pieces import BLACK, WHITE, Color
+from minichess.squares import square_name
 from minichess.svg import check_square
 from minichess.web.storage import GameStore, StoredGame
 
@@ -347,8 +348,7 @@ class GameService:
     async def _flag_fall(self, live: LiveGame, version: int) -> None:
         """Sleep until the side to move's time is up; then it loses on time."""
         game = live.game
-        left = game.remaining(game.board.turn) - game.turn_seconds()
-        await asyncio.sleep(max(left, 0) + 0.05)
+        await asyncio.sleep(max(seconds_left(game, game.board.turn), 0) + 0.05)
         if live.version != version or game.is_game_over():
             return
         game.check_time()
@@ -361,15 +361,13 @@ class GameService:
         game = live.game
         color = game.board.turn
         engine = live.engine(color)
+        assert engine is not None, "a person's turn"
         if live.settings.delay and game.moves:
             await asyncio.sleep(live.settings.delay)
         limit = Limit(time=live.settings.move_time)
         if game.clock is not None:
-            limit = Limit(white_clock=game.remaining(WHITE) - (game.turn_seconds() if color == WHITE
-                                                               else 0),
-                          black_clock=game.remaining(BLACK) - (game.turn_seconds() if color == BLACK
-                                                               else 0),
-                          increment=game.clock.increment)
+            limit = Limit(white_clock=seconds_left(game, WHITE),
+                          black_clock=seconds_left(game, BLACK), increment=game.clock.increment)
         try:
             # set up here, in the event loop, so that a stop from it is never lost
             infos = engine.iter_analysis(game.board.copy(), limit, playing=True)
@@ -421,12 +419,18 @@ def _square_text(sq: int | None) -> str | None:
     return None if sq is None else square_name(sq)
 
 
+def seconds_left(game: Game, color: Color) -> float:
+    """``color``'s time in a game with clocks, the turn now running counted."""
+    remaining = game.remaining(color)
+    assert remaining is not None, "a game with clocks"
+    return remaining - (game.turn_seconds() if color == game.board.turn else 0.0)
+
+
 def _clock_view(game: Game) -> dict | None:
     if game.clock is None:
         return None
     turn = game.board.turn
     running = not game.is_game_over()
-    seconds = {COLOR_KEYS[c]: max(game.remaining(c) - (game.turn_seconds() if c == turn else 0),
-                                  0.0) for c in (WHITE, BLACK)}
+    seconds = {COLOR_KEYS[c]: max(seconds_left(game, c), 0.0) for c in (WHITE, BLACK)}
     return {**seconds, "running": COLOR_KEYS[turn] if running else None,
             "initial": game.clock.initial, "increment": game.clock.increment}
