@@ -135,6 +135,8 @@ def test_a_whole_csc111_game_by_clicks(page, server) -> None:
     result = page.locator("#result").inner_text()
     view = game_view(page, server.url, game_id)
     assert view["outcome"] and view["outcome"]["text"] in result and view["result"] in result
+    assert page.locator("#moves .mv").count() == len(view["moves"]) >= 3
+    print(f"csc111 by clicks: {view['sans']} {view['outcome']['text']}")
 
 
 def test_minitchess_promotion(page, server) -> None:
