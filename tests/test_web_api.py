@@ -112,6 +112,7 @@ def test_position_at_the_end_of_a_game(client: TestClient) -> None:
     ({"moves": "b2b3"}, 422, "moves"),
     ({"colour": "white"}, 422, "colour"),
     ({"moves": ["a2a3"] * 2001}, 422, "moves"),
+    ({"moves": ["a2a3" * 100]}, 422, "moves"),
 ])
 def test_position_bad_input(client: TestClient, body: dict, status: int, words: str) -> None:
     assert words in error(client.post("/api/position", json=body), status)
@@ -167,6 +168,7 @@ def test_pgn_read_and_write(client: TestClient) -> None:
     error(client.post("/api/pgn/read", json={"pgn": ""}), 422)
     error(client.post("/api/pgn/write", json={"variant": "minitchess", "moves": ["e9"]}), 400)
     error(client.post("/api/pgn/write", json={"result": "2-0"}), 422)
+    error(client.post("/api/pgn/write", json={"headers": {"Bad Tag": "x"}}), 422)
 
 
 # --- games --------------------------------------------------------------------------------------
@@ -218,6 +220,18 @@ def test_not_your_turn_while_the_engine_thinks(client: TestClient) -> None:
     assert "engine's turn" in error(client.post(url, json={"move": "c2c3"}), 409)
     client.post(f"/api/games/{game['id']}/undo")  # stops the search at once
     assert client.get(f"/api/games/{game['id']}").json()["moves"] == []
+
+
+def test_a_long_search_holds_up_neither_the_server_nor_other_games(client: TestClient) -> None:
+    slow = new_game(client, variant="chess36", level=10, move_time=4)
+    client.post(f"/api/games/{slow['id']}/move", json={"move": "c2c3"})
+    start = time.monotonic()
+    quick = new_game(client)
+    client.post(f"/api/games/{quick['id']}/move", json={"move": "b2a3"})
+    wait_for(client, quick["id"], lambda v: len(v["moves"]) == 2, timeout=10)
+    assert client.get(f"/api/games/{slow['id']}").json()["thinking"]
+    assert time.monotonic() - start < 3  # all while the slow game's engine still thinks
+    client.post(f"/api/games/{slow['id']}/resign")
 
 
 def test_other_sessions_may_watch_but_not_play(client: TestClient) -> None:
@@ -348,3 +362,50 @@ def test_serve_refuses_a_busy_port_and_bad_options(capsys) -> None:
     assert main(["serve", "--port", "70000"]) == 2
     assert main(["serve", "--help"]) == 0
     assert "--open" in capsys.readouterr().out
+
+
+def test_random_requests_never_get_a_500(client: TestClient) -> None:
+    """Every endpoint of the OpenAPI schema, with its body's fields filled with random values of
+    random types, and random ids: a 2xx or a 4xx with a message, never a server error."""
+    import random
+
+    rng = random.Random(11)
+    values = [None, True, -1, 0, 1, 11, 2**70, 1e308, -0.5, "", "b2b3", "Q@d6", "x" * 300,
+              "kqbnr/ppppp/5/5/PPPPP/RNBQK w - - 0 1", "8/8/8 w", "\u265a\u0000", [], [1, "a"],
+              ["b2b3", "zz"], {}, {"initial": 1}, {"initial": "x"}]
+    plausible = {
+        "variant": ["csc111", "chess36", "minitchess", "antichess", "shogi"],
+        "fen": [None, "k3/1Q2/1K2/4 b - - 0 1", "1k2/4/4/1R1K b - - 0 1", "k5/3K2/6/6/6/6[Q] w",
+                "rbkqnr/pppppp/6/6/PPPPPP/RNQKBR[Q] w - - 0 1", "kqbnr/ppppp/5/5/PPPPP/RNBQK"],
+        "moves": [[], ["b2a3"], ["b2b3", "d5d4"], ["Q@d6"], ["c2c3", "c5c4", "b2b3"], ["e4"]],
+        "move": ["b2a3", "b2b3", "Qc4", "a5a6q", "Q@d6", "c1c4", "resign"],
+        "level": [1, 2, 0], "white_level": [1, 0], "black_level": [1, 11],
+        "color": ["white", "black", "random", "blue"], "seconds": [0.05, 0, 400],
+        "depth": [1, 2, 0], "move_time": [0.05, 0], "delay": [0, -1],
+        "clock": [None, {"initial": 5, "increment": 1}, {"initial": -5}],
+        "pgn": ['[Variant "csc111"]\n\n1. bxa3 *', "1. e4 e5 *", "[Event", "1-0"],
+        "headers": [{}, {"White": "A"}, {"Bad Tag": "x"}], "result": ["1-0", "*", "2-0"],
+    }
+    schema = client.get("/openapi.json").json()
+    components = schema["components"]["schemas"]
+    game_id = new_game(client)["id"]
+    for path, methods in schema["paths"].items():
+        for method, operation in methods.items():
+            reference = (operation.get("requestBody", {}).get("content", {})
+                         .get("application/json", {}).get("schema", {}).get("$ref", ""))
+            fields = list(components[reference.rsplit("/", 1)[1]]["properties"]) if reference \
+                else []
+            for _ in range(40):
+                url = path.replace("{game_id}", rng.choice([game_id, "nope", "%00", "x" * 80]))
+                url = url.replace("{letter}", rng.choice(["K", "kk", "?", "1"]))
+                params = {name: rng.choice(values) for name in ("variant", "fen", "orientation",
+                                                                "lastmove", "size")
+                          if rng.random() < 0.3 and method == "get"}
+                params = {k: v for k, v in params.items() if isinstance(v, str | int)}
+                body = {name: rng.choice(plausible.get(name, values) if rng.random() < 0.8
+                                         else values) for name in fields if rng.random() < 0.6}
+                response = client.request(method.upper(), url, params=params,
+                                          json=body if method == "post" else None)
+                assert response.status_code < 500, (method, url, body, response.text)
+                if response.status_code >= 400 and "json" in response.headers["content-type"]:
+                    assert response.json()["detail"]

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+MoveText = Annotated[str, Field(min_length=1, max_length=16)]
+TagName = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^\w+$")]
+TagValue = Annotated[str, Field(max_length=200)]
 
 
 def level_field(default: int = 5):
@@ -30,7 +34,7 @@ class Position(Body):
 
     variant: str = Field("minitchess", max_length=40, examples=["minitchess"])
     fen: str | None = Field(None, max_length=300, description="start position; None: the usual")
-    moves: list[str] = Field([], max_length=2000, description="moves in any notation")
+    moves: list[MoveText] = Field([], max_length=2000, description="moves in any notation")
 
 
 class NewGame(Body):
@@ -78,5 +82,5 @@ class PgnText(Body):
 class PgnWrite(Position):
     """A game to write as PGN: its position, moves and tag pairs."""
 
-    headers: dict[str, str] = Field({}, max_length=50)
+    headers: dict[TagName, TagValue] = Field({}, max_length=50)
     result: Literal["1-0", "0-1", "1/2-1/2", "*"] | None = None
