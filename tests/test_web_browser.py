@@ -224,3 +224,50 @@ def test_each_variants_board_shows_its_pieces(page, server, variant: str) -> Non
         has_piece = position.piece_at(sq) is not None
         assert (figure > 10) == has_piece, f"{variant} {name}: {figure} figure pixels"
 
+
+
+def test_analysis_imports_steps_evaluates_and_exports(page, server) -> None:
+    game = page.request.post(f"{server.url}api/pgn/write", data={
+        "variant": "csc111", "moves": ["b2a3", "b3a2", "a1a2"]}).json()
+    page.goto(f"{server.url}#/analysis?variant=csc111")
+    page.fill("#pgn-input", game["pgn"])
+    page.click("#pgn-import")
+    wait_for_moves(page, 3)
+    page.click("#back")
+    page.wait_for_selector('#moves .mv.current[data-ply="2"]')
+    fen = page.request.post(f"{server.url}api/position", data={
+        "variant": "csc111", "moves": ["b2a3", "b3a2"]}).json()["fen"]
+    page.wait_for_function(f"document.querySelector('svg.board').dataset.fen === {fen!r}")
+    page.wait_for_function("document.querySelectorAll('#lines div').length >= 3")  # by depth
+    assert page.locator("#eval").inner_text()[0] in "+-#"
+    square(page, "b1").click()  # a new move at ply 2 replaces the rest of the game
+    square(page, "b2").click()
+    page.wait_for_selector('#moves .mv.current[data-ply="3"]')
+    page.click("#pgn-export")
+    page.wait_for_function("document.querySelector('#pgn-input').value.includes('Qb2')")
+    assert "1. bxa3 bxa2 2. Qb2" in page.locator("#pgn-input").input_value()
+
+
+def test_analysis_sets_up_a_position_by_placing_pieces(page, server) -> None:
+    page.goto(f"{server.url}#/analysis?variant=csc111")
+    page.wait_for_selector("svg.board g.piece")
+    page.click("#edit")
+    page.click("#edit-clear")  # only the kings stay
+    page.click('#palette button[data-piece="Q"]')
+    square(page, "a2").click()
+    page.click("#edit-done")
+    page.wait_for_function("document.querySelectorAll('svg.board g.piece').length === 3")
+    assert page.locator("#fen-input").input_value() == "2k1/4/Q3/2K1 w - - 0 1"
+
+
+def test_watching_an_engine_game(page, server) -> None:
+    page.goto(f"{server.url}#/watch")
+    page.select_option("#variant", "csc111")
+    page.select_option("#white", "1")
+    page.select_option("#black", "2")
+    page.fill("#movetime", "0.05")
+    page.click("button[type=submit]")
+    page.wait_for_url("**/#/game/*")
+    wait_for_moves(page, 4)  # the moves arrive as they are played
+    assert "engine against engine" in page.locator("#about").inner_text()
+    assert page.locator("#undo").is_hidden()
