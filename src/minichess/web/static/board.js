@@ -95,9 +95,14 @@ export class BoardView {
     const { files, ranks, check, lastmove } = this.state;
     const svg = this.svg;
     svg.setAttribute("viewBox", `0 0 ${files * SQ} ${ranks * SQ}`);
+    svg.style.aspectRatio = `${files} / ${ranks}`;
+    svg.style.maxWidth = `calc(80vh * ${files} / ${ranks})`;
     svg.dataset.fen = this.state.fen;
     svg.dataset.orientation = this.state.orientation;
     svg.replaceChildren();
+    svg.insertAdjacentHTML("afterbegin", '<defs><radialGradient id="check-glow" r="0.5">' +
+      '<stop offset="0%" stop-color="#ff0000"/><stop offset="50%" stop-color="#e70000"/>' +
+      '<stop offset="100%" stop-color="#9e0000" stop-opacity="0"/></radialGradient></defs>');
     const marked = new Set();
     if (lastmove) {
       if (lastmove[1] === "@") marked.add(lastmove.slice(2, 4));
