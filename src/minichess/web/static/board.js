@@ -146,6 +146,11 @@ export class BoardView {
       el("circle", { cx: x + SQ / 2, cy: y + SQ / 2, r: occupied ? SQ / 2 - 2 : SQ / 7,
                      class: occupied ? "target capture" : "target", "data-square": name }, svg);
     }
+    if (this.drag) {  // redrawn by news from the server in the middle of a drag
+      const lifted = svg.querySelector(`g.piece[data-square="${this.drag.origin}"]`);
+      if (lifted) lifted.classList.add("lifted");
+      svg.appendChild(this.drag.ghost);
+    }
     this.renderReserves();
   }
 
