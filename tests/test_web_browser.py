@@ -23,6 +23,7 @@ from web_server import CHROMIUM, CHROMIUM_ARGS, Server, warm_engine  # noqa: E40
 
 pytestmark = [
     pytest.mark.browser,
+    pytest.mark.solo,
     pytest.mark.xdist_group("web"),
     pytest.mark.skipif(not os.access(CHROMIUM, os.X_OK), reason=f"no {CHROMIUM}"),
 ]

@@ -17,7 +17,7 @@ websockets_client = pytest.importorskip("websockets.asyncio.client")
 from minichess.web.app import SESSION_COOKIE  # noqa: E402
 from web_server import Server, warm_engine  # noqa: E402
 
-pytestmark = pytest.mark.xdist_group("web")
+pytestmark = [pytest.mark.solo, pytest.mark.xdist_group("web")]
 GAMES = 50
 MOVES = 6
 """Moves each player makes (each answered by the engine), unless its game ends first."""
