@@ -17,6 +17,7 @@ from minichess.match.sprt import Decision, Sprt
 from minichess.variants import get_variant
 
 ray = pytest.importorskip("ray", reason="Ray is an optional extra (minichess[ray])")
+pytestmark = pytest.mark.solo  # a Ray instance's servers take more than their share of the cores
 
 
 @pytest.fixture(scope="module")
