@@ -31,7 +31,7 @@ from rich.console import Console
 from rich.text import Text
 
 from minichess.board import Board
-from minichess.cli.arguments import add_position_arguments, board_from_args
+from minichess.cli.arguments import add_position_arguments, board_from_args, engine_level
 from minichess.cli.terminal_ui import (
     HELP_TEXT,
     clock_text,
@@ -40,7 +40,7 @@ from minichess.cli.terminal_ui import (
     last_move_text,
     moves_text,
 )
-from minichess.engine import LEVELS, Engine, Limit
+from minichess.engine import Engine, Limit
 from minichess.errors import MinichessError
 from minichess.game import Game, TimeControl, parse_time_control
 from minichess.move import Move
@@ -483,7 +483,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     add_position_arguments(parser)
     parser.add_argument("--color", "-c", choices=("white", "black", "random"), default="white",
                         help="your side (default white)")
-    parser.add_argument("--level", "-l", type=_level, default=DEFAULT_LEVEL, metavar="N",
+    parser.add_argument("--level", "-l", type=engine_level, default=DEFAULT_LEVEL, metavar="N",
                         help=f"engine strength, 1 (beginner) to 10 (default {DEFAULT_LEVEL})")
     parser.add_argument(
         "--time", "-t", metavar="T",
@@ -507,12 +507,6 @@ def run(args: argparse.Namespace) -> None:
     _enable_line_editing()
     TerminalGame(game, _human_color(args.color, args.seed), engine, Console(highlight=False),
                  pgn_path=args.pgn).play()
-
-
-def _level(text: str) -> int:
-    if not text.isdigit() or int(text) not in LEVELS:
-        raise argparse.ArgumentTypeError(f"expected a level from 1 to 10, not {text!r}")
-    return int(text)
 
 
 def _clock(text: str | None, variant: VariantDefinition) -> TimeControl | None:
