@@ -15,9 +15,11 @@ import logging
 import os
 import signal
 import sys
+from dataclasses import replace
 
 from minichess.cli.arguments import UsageError, engine_level, positive_int, positive_seconds
 from minichess.protocols.imcs.games import Timing
+from minichess.protocols.imcs.passwords import DEFAULT_COST
 from minichess.protocols.imcs.protocol import DEFAULT_PORT, parse_offer_time
 from minichess.protocols.imcs.server import ImcsServer, ServerConfig, default_db_path
 
@@ -61,6 +63,9 @@ def register(commands: argparse._SubParsersAction) -> None:
                         " (default 60)")
     parser.add_argument("--max-connections", type=positive_int, default=1000, metavar="N",
                         help="connections served at once at most (default 1000)")
+    parser.add_argument("--hash-cost", type=_hash_cost, default=DEFAULT_COST.n_log2, metavar="K",
+                        help=f"cost of the password hashes: scrypt with N = 2**K (default"
+                        f" {DEFAULT_COST.n_log2}; lower only for tests)")
     parser.add_argument("--quiet", "-q", action="store_true", help="log warnings only")
     parser.set_defaults(handler=run)
 
@@ -72,7 +77,8 @@ def run(args: argparse.Namespace) -> None:
         house_bots=tuple(args.house_bot), house_time_ms=_house_time(args.house_time),
         house_games=args.house_games,
         timing=Timing(round(args.first_move * 1000), round(args.flag_grace * 1000)),
-        stop_grace=args.stop_grace, max_connections=args.max_connections)
+        stop_grace=args.stop_grace, max_connections=args.max_connections,
+        hash_cost=replace(DEFAULT_COST, n_log2=args.hash_cost))
     logging.basicConfig(level=logging.WARNING if args.quiet else logging.INFO,
                         format="%(asctime)s %(message)s", stream=sys.stderr)
     asyncio.run(serve(config))
@@ -102,6 +108,12 @@ async def serve(config: ServerConfig) -> None:
 def _port(text: str) -> int:
     if not text.isdigit() or int(text) > 65535:
         raise argparse.ArgumentTypeError(f"expected a port number 0..65535, not {text!r}")
+    return int(text)
+
+
+def _hash_cost(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 20:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 1 to 20, not {text!r}")
     return int(text)
 
 

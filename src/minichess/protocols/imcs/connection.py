@@ -18,6 +18,8 @@ from minichess.protocols.imcs.protocol import EOL, LineSplitter, OverlongLine, d
 EOF = None
 """What :meth:`Connection.next_line` gives once the client has closed its side."""
 READ_SIZE = 4096
+WRITE_BUFFER = 64 * 1024
+"""Bytes waiting to be sent above which a sender waits for the client to read."""
 
 Line = str | OverlongLine | None
 
@@ -75,7 +77,8 @@ class Connection:
         data = "".join(line + EOL for line in lines).encode("utf-8", "surrogateescape")
         try:
             self._writer.write(data)
-            await asyncio.wait_for(self._writer.drain(), self._write_timeout)
+            if self._writer.transport.get_write_buffer_size() > WRITE_BUFFER:
+                await asyncio.wait_for(self._writer.drain(), self._write_timeout)
         except (TimeoutError, ConnectionError, OSError):
             self.close()
             return False

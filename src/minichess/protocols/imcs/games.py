@@ -111,7 +111,12 @@ class LiveGame:
         self.started = time.time()
         self.moves: list[str] = []
         self.task: asyncio.Task[GameRow] | None = None
+        self.state = format_state(self.board)
+        """Massey's state text of the position now."""
         self._first_move = True
+        self._relayed: dict[Color, list[str]] = {WHITE: [], BLACK: []}
+        """Lines for a side that go out with the next lines it gets (``! a2-a3`` goes out with
+        the prompt that follows it: one write)."""
 
     @property
     def white(self) -> Seat:
@@ -133,7 +138,7 @@ class LiveGame:
             self.id, self.variant.name, self.white.name, self.black.name,
             self.store.rating(self.white.name, self.variant.name),
             self.store.rating(self.black.name, self.variant.name),
-            self.white.clock_ms, self.black.clock_ms, self.board.fen(), format_state(self.board),
+            self.white.clock_ms, self.black.clock_ms, self.board.fen(), self.state,
             self.tournament, self.round))
         self.task = asyncio.ensure_future(self.run())
         return self.task
@@ -159,7 +164,8 @@ class LiveGame:
         the game ended."""
         color = self.board.turn
         mover, other = self.seats[color], self.seats[not color]
-        if not await mover.conn.send(*turn_prompt(self.board, mover.clock_ms, other.clock_ms)):
+        prompt = turn_prompt(self.state, mover.clock_ms, other.clock_ms)
+        if not await mover.conn.send(*self._take_relayed(color), *prompt):
             return self._loss(color, DISCONNECT)
         started = time.monotonic()
         limit = self.timing.first_move_ms if self._first_move else (
@@ -182,21 +188,21 @@ class LiveGame:
         if isinstance(answer, IllegalMove | InvalidMove):
             await mover.conn.send(answer.reply())
             return None
-        return await self._play(answer, used, other)
+        return await self._play(answer, used)
 
-    async def _play(self, move: Move, used: int, other: Seat
+    async def _play(self, move: Move, used: int
                     ) -> tuple[Color | None, str, str | None] | None:
         text = move_text(move, self.variant)
         san = self.board.san(move)
         self.board.push(move)
+        self.state = format_state(self.board)
         self._first_move = False
         self.moves.append(text)
         self.store.add_move(self.id, MoveRow(len(self.moves), text, used, self.white.clock_ms,
                                              self.black.clock_ms))
         self.feed.publish(MovePlayed(self.id, len(self.moves), text, san, self.board.fen(),
-                                     format_state(self.board), self.white.clock_ms,
-                                     self.black.clock_ms))
-        await other.conn.send(f"! {text}")
+                                     self.state, self.white.clock_ms, self.black.clock_ms))
+        self._relayed[self.board.turn].append(f"! {text}")
         outcome = self.board.outcome()
         if outcome is None:
             return None
@@ -239,8 +245,8 @@ class LiveGame:
         row = self.store.finish_game(self.id, result, termination, announce[2:], rated=True)
         self._publish_end(row, (announce, code_line))
         color = self.board.turn
-        for seat in (self.seats[color], self.seats[not color]):
-            await seat.conn.send(announce, code_line)
+        for side in (color, not color):
+            await self.seats[side].conn.send(*self._take_relayed(side), announce, code_line)
         self._close()
         log.info("game %d: %s %s %s (%s)", self.id, self.white.name, result, self.black.name,
                  announce[2:])
@@ -254,6 +260,10 @@ class LiveGame:
         self._close()
         log.info("game %d aborted: %s", self.id, reason)
         return row
+
+    def _take_relayed(self, color: Color) -> list[str]:
+        lines, self._relayed[color] = self._relayed[color], []
+        return lines
 
     def _publish_end(self, row: GameRow, lines: tuple[str, ...]) -> None:
         white_rating = row.white_rating + (row.white_change or 0)

@@ -62,14 +62,14 @@ def _scrypt(password: str, salt: bytes, cost: HashCost) -> bytes:
 
 @dataclass
 class Throttle:
-    """Slows down password guessing, per account and per address.
+    """Slows down password guessing on keys (the server keeps one throttle for accounts and
+    one, more lenient, for addresses: a class behind one router shares an address).
 
-    Each key (an account name, an address) remembers its failed logins of the last ``window``
-    seconds. Once a key has more than ``free`` of them, an attempt on it waits
-    ``base * 2 ** (failures - free)`` seconds, at most ``longest``, before it is checked, and
-    attempts on the same key wait one after the other (the server holds a lock per key), so
-    that guessing runs at most one attempt per delay however many connections it uses. A
-    right password clears the account's failures.
+    Each key remembers its wrong passwords of the last ``window`` seconds. Once a key has
+    ``free`` of them, an attempt on it waits ``base * 2 ** (failures - free)`` seconds, at most
+    ``longest``, before it is checked, and attempts on the same key wait one after the other
+    (the server holds a lock per key), so that guessing runs at most one attempt per delay
+    however many connections it uses. A right password clears the account's failures.
     """
 
     free: int = 5
@@ -78,17 +78,15 @@ class Throttle:
     window: float = 900.0
     _failures: dict[str, deque[float]] = field(default_factory=dict)
 
-    def delay(self, *keys: str) -> float:
-        """Seconds an attempt on these keys waits before it is checked."""
-        now = time.monotonic()
-        excess = max((self._recent(key, now) for key in keys), default=0) - self.free
+    def delay(self, key: str) -> float:
+        """Seconds an attempt on ``key`` waits before it is checked."""
+        excess = self._recent(key, time.monotonic()) - self.free
         return 0.0 if excess < 0 else min(self.base * 2.0 ** excess, self.longest)
 
-    def failed(self, *keys: str) -> None:
-        """Count a failed attempt against each key."""
+    def failed(self, key: str) -> None:
+        """Count a wrong password against ``key``."""
         now = time.monotonic()
-        for key in keys:
-            self._failures.setdefault(key, deque(maxlen=64)).append(now)
+        self._failures.setdefault(key, deque(maxlen=64)).append(now)
         if len(self._failures) > 100_000:
             self._forget_old(now)
 

@@ -7,7 +7,8 @@ Framing: the server ends its lines with ``\\r\\n`` and reads lines ending in ``\
 ``\\r\\n``::
 
     >>> from minichess.board import Board
-    >>> "".join(line + EOL for line in turn_prompt(Board(), 300_000, 300_000))
+    >>> from minichess.notation.massey import format_state
+    >>> "".join(line + EOL for line in turn_prompt(format_state(Board()), 300_000, 300_000))
     '\\r\\n1 W\\nkqbnr\\nppppp\\n.....\\n.....\\nPPPPP\\nRNBQK\\n\\r\\n? 05:00.000 05:00.000\\r\\n'
 
 Times: offers and game starts write ``M:SS`` (:func:`format_offer_time`), the ``?`` line
@@ -24,7 +25,6 @@ from dataclasses import dataclass
 from minichess.board import Board
 from minichess.errors import IllegalMoveError, InvalidMoveError
 from minichess.move import Move
-from minichess.notation.massey import format_state
 from minichess.pieces import QUEEN, WHITE, Color
 from minichess.variants import VariantDefinition
 
@@ -275,10 +275,11 @@ def parse_clock(text: str) -> int:
 # --- turns and moves ---------------------------------------------------------------------------
 
 
-def turn_prompt(board: Board, own_ms: int, opponent_ms: int) -> list[str]:
-    """The lines that give the side to move its turn: an empty line, the state block (whose
-    rows end in ``\\n`` inside the line) and ``? <own clock> <opponent's clock>``."""
-    return ["", format_state(board), f"? {format_clock(own_ms)} {format_clock(opponent_ms)}"]
+def turn_prompt(state: str, own_ms: int, opponent_ms: int) -> list[str]:
+    """The lines that give the side to move its turn: an empty line, the state block (Massey's
+    state text, whose rows end in ``\\n`` inside the line) and ``? <own clock> <opponent's
+    clock>``."""
+    return ["", state, f"? {format_clock(own_ms)} {format_clock(opponent_ms)}"]
 
 
 def move_text(move: Move, variant: VariantDefinition) -> str:

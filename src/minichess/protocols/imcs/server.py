@@ -75,7 +75,10 @@ class ServerConfig:
     max_connections: int = 1000
     hash_cost: HashCost = DEFAULT_COST
     hash_threads: int = 2
-    throttle: Throttle = field(default_factory=Throttle)
+    account_throttle: Throttle = field(default_factory=Throttle)
+    """Slows down guessing the password of one account."""
+    address_throttle: Throttle = field(default_factory=lambda: Throttle(free=25))
+    """Slows down guessing from one address (more lenient: a class may share one)."""
     stop_grace: float = 60.0
     """Seconds games in progress get to finish when the server stops."""
     tournament_grace: float = 120.0
@@ -226,22 +229,23 @@ class ImcsServer:
     async def check_password(self, name: str, password: str, address: str) -> bool | None:
         """Whether ``password`` is ``name``'s (None: no such player). Guessing is slowed
         down per account and per address (see :class:`~.passwords.Throttle`)."""
-        keys = (f"account:{name}", f"address:{address}")
-        throttle = self.config.throttle
-        async with self._locked(keys if throttle.delay(*keys) else ()):
-            delay = throttle.delay(*keys)
+        stored = self.store.password_hash(name)
+        if stored is None:
+            return None
+        throttles = ((self.config.account_throttle, f"account:{name}"),
+                     (self.config.address_throttle, f"address:{address}"))
+        slowed = tuple(key for throttle, key in throttles if throttle.delay(key))
+        async with self._locked(slowed):
+            delay = max(throttle.delay(key) for throttle, key in throttles)
             if delay:
                 await asyncio.sleep(delay)
-            stored = self.store.password_hash(name)
-            if stored is None:
-                throttle.failed(keys[1])
-                return None
             loop = asyncio.get_running_loop()
             right = await loop.run_in_executor(self._hashing, verify_password, password, stored)
-        if right:
-            throttle.succeeded(keys[0])
-        else:
-            throttle.failed(*keys)
+        for throttle, key in throttles:
+            if not right:
+                throttle.failed(key)
+            elif throttle is self.config.account_throttle:
+                throttle.succeeded(key)
         return right
 
     @contextlib.asynccontextmanager
