@@ -398,8 +398,10 @@ class _GameLoop:
                         text, error)
 
     async def _read_state(self, header: str) -> None:
-        rows = [await self.client.read_line() for _ in range(self.variant.ranks
-                                                            + self.variant.has_reserves)]
+        rows = []
+        for _ in range(self.variant.ranks + self.variant.has_reserves):
+            rows.append(await self.client.read_line())
+            self.on_line(rows[-1])
         self.state = "\n".join([header, *rows]) + "\n"
 
     async def _turn(self, line: str) -> asyncio.Future[str] | None:

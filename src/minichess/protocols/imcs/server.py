@@ -118,6 +118,10 @@ class ImcsServer:
         self.sessions: set = set()
         self.stopping = False
         self.admins = set(self.config.admins)
+        self.host: str = self.config.host
+        """The address the server listens on (once started)."""
+        self.port: int = self.config.port
+        """The port the server listens on (once started: the one chosen for port 0)."""
         self._server: asyncio.Server | None = None
         self._hashing = ThreadPoolExecutor(self.config.hash_threads,
                                            thread_name_prefix="imcs-hash")
@@ -140,21 +144,12 @@ class ImcsServer:
                         ", ".join(map(str, aborted)))
         self._server = await asyncio.start_server(self._serve, self.config.host,
                                                   self.config.port)
+        self.host, self.port = self._server.sockets[0].getsockname()[:2]
         log.info("IMCS server listening on %s:%d (database %s)", self.host, self.port,
                  self.store.path)
         self.director = Director(self)
         self.director.load()
         await self._start_house_bots()
-
-    @property
-    def port(self) -> int:
-        """The port the server listens on."""
-        return self._server.sockets[0].getsockname()[1]
-
-    @property
-    def host(self) -> str:
-        """The address the server listens on."""
-        return self._server.sockets[0].getsockname()[0]
 
     async def serve_forever(self) -> None:
         """Wait until the server has stopped (by :meth:`stop` or the ``stop`` command)."""

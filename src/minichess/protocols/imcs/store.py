@@ -208,7 +208,7 @@ class Store:
         with self.transaction() as db:
             ids = [row[0] for row in db.execute("SELECT id FROM games WHERE result IS NULL")]
             db.execute("UPDATE games SET result='*', termination=?, reason=?, ended=?"
-                       " WHERE result IS NULL", (ABORTED, reason, time.time()))
+                       " WHERE result IS NULL", (ABORTED, f"aborted: {reason}", time.time()))
         return ids
 
     # --- ids ----------------------------------------------------------------------------------
