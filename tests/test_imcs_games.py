@@ -144,10 +144,7 @@ def test_a_client_that_disconnects_loses_and_is_rated():
         async with running() as server:
             for leaver_moves in (True, False):  # leaves on its own turn, then on the other's
                 alice = await client(server.port, "alice")
-                bob = await Peer.open(server.port)
-                assert await bob.ask("me bob pw") in ("201 hello bob", "400 no such username:"
-                                                      " please use register command")
-                await bob.ask("register bob pw")
+                bob = await Peer.logged_in(server.port, "bob")
                 game_id = await alice.offer("W")
                 waiting = asyncio.ensure_future(alice.wait_for_start())
                 assert (await bob.ask(f"accept {game_id}")).startswith("106")

@@ -225,6 +225,10 @@ def run_tournament(args: argparse.Namespace) -> None:
     asyncio.run(join())
 
     async def find(client: ImcsClient, number: int) -> tuple[int, GameStart, str | None]:
+        status = {t.id: t.status for t in await client.tournaments()}.get(args.tournament_id)
+        if status not in ("open", "running"):
+            _note(args, f"tournament {args.tournament_id} is {status or 'gone'}")
+            raise _TournamentOver
         game_id = await client.offer("?", None, None, None)
         _note(args, f"waiting for the next game of tournament {args.tournament_id}")
         try:

@@ -52,6 +52,7 @@ _STATE_HEADER = re.compile(r"^\d+ [WB]$")
 _RESULT = re.compile(r"^(230|231|232) (.*)$")
 _OFFER = re.compile(
     r"^ (\d+) (\S+) ([WB?]) (\d+:\d\d) (\d+:\d\d) (\S+) \[offer\](?: variant=(\S+))?$")
+_TOURNAMENT = re.compile(r"^ (\d+) (\S+) (\S+) (\S+) (\S+) (\w+) round (\d+)/(\d+) (\d+) players$")
 _IN_PROGRESS = re.compile(r"^ (\d+) (\S+) (\S+) \((\S+)/(\S+)\)\s+\[in-progress\]$")
 
 
@@ -98,6 +99,22 @@ class ListedGame:
     black: str
     white_rating: str
     black_rating: str
+
+
+@dataclass(frozen=True)
+class ListedTournament:
+    """A tournament in a ``tournaments`` reply (our server's)."""
+
+    id: int
+    name: str
+    format: str
+    variant: str
+    time: str
+    status: str
+    """``open``, ``running``, ``finished`` or ``cancelled``."""
+    round: int
+    rounds: int
+    players: int
 
 
 @dataclass(frozen=True)
@@ -280,6 +297,17 @@ class ImcsClient:
             if rating.lstrip("-").isdigit():
                 table.append((name, int(rating)))
         return table
+
+    async def tournaments(self) -> list[ListedTournament]:
+        """The tournaments (a server of ours; ImcsError from another)."""
+        _, rows = await self.request_lines("tournaments", "218")
+        listed = []
+        for row in rows:
+            if match := _TOURNAMENT.match(row):
+                number, name, form, variant, time, status, *counts = match.groups()
+                listed.append(ListedTournament(int(number), name, form, variant, time, status,
+                                               *map(int, counts)))
+        return listed
 
     async def offer(self, color: str = "?", my_seconds: int | None = None,
                     opponent_seconds: int | None = None, variant: str | None = None) -> int:

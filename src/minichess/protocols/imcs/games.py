@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from minichess.board import Board
@@ -111,6 +112,9 @@ class LiveGame:
         self.started = time.time()
         self.moves: list[str] = []
         self.task: asyncio.Task[GameRow] | None = None
+        self.on_end: Callable[[GameRow], None] | None = None
+        """Called with the stored result of a game that ended (not aborted) before the players
+        hear of it (a tournament's next round is paired by then)."""
         self.state = format_state(self.board)
         """Massey's state text of the position now."""
         self._first_move = True
@@ -244,6 +248,8 @@ class LiveGame:
         announce, code_line = end_lines(winner, cause)
         row = self.store.finish_game(self.id, result, termination, announce[2:], rated=True)
         self._publish_end(row, (announce, code_line))
+        if self.on_end is not None:
+            self.on_end(row)
         color = self.board.turn
         for side in (color, not color):
             await self.seats[side].conn.send(*self._take_relayed(side), announce, code_line)

@@ -18,6 +18,7 @@ import contextlib
 import logging
 import os
 import secrets
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,7 +35,7 @@ from minichess.protocols.imcs.passwords import (
 )
 from minichess.protocols.imcs.protocol import DEFAULT_PORT, format_offer_time
 from minichess.protocols.imcs.records import game_pgn
-from minichess.protocols.imcs.store import Store
+from minichess.protocols.imcs.store import GameRow, Store
 from minichess.variants import VariantDefinition
 
 log = logging.getLogger("minichess.imcs")
@@ -314,13 +315,16 @@ class ImcsServer:
     async def start_game(self, game_id: int, variant: VariantDefinition, white: Seat,
                          black: Seat, announce: list[tuple[Connection, str]],
                          offers: tuple[Offer, ...] = (), tournament: int | None = None,
-                         round_number: int | None = None) -> LiveGame:
+                         round_number: int | None = None,
+                         on_end: Callable[[GameRow], None] | None = None) -> LiveGame:
         """Send the start lines ``announce`` (in order), then start refereeing; the offers
-        the game came from learn of it."""
+        the game came from learn of it. ``on_end`` gets the result of a game that ends (not
+        one aborted) before its players do."""
         for conn, line in announce:
             await conn.send(line)
         game = LiveGame(game_id, variant, white, black, self.store, self.feed,
                         self.config.timing, tournament, round_number)
+        game.on_end = on_end
         for offer in offers:
             self.entries.pop(offer.id, None)
         self.entries[game_id] = game

@@ -3,12 +3,13 @@
 An administrator opens a tournament (``tournament new swiss 5 3:00``), players ``join`` it
 (or the administrator adds them, house bots too), the administrator starts it. The server
 pairs each round (:mod:`.pairing`) and stores it. A player comes to a game the way every IMCS
-client waits for one: it connects, logs in and makes an ``offer`` (any colour and times): while
-the player is in a running tournament the offer is held for its tournament game instead of
-being listed, and the game starts, with the tournament's colours and clocks, as soon as both
-players wait. A player who has not come when the round's grace period ends loses that game
-(``no-show``, unrated; ``0-0`` when neither came). When every game of a round has ended, the
-next round is paired; after the last, the tournament is finished.
+client waits for one: it connects, logs in and makes an ``offer`` (any colour and times): from
+joining until the tournament ends, the player's offer is held for its next tournament game
+instead of being listed, and the game starts, with the tournament's colours and clocks, as soon
+as both players wait; an offer held when the tournament ends is countermanded (``421``). A
+player who has not come when the round's grace period ends loses that game (``no-show``,
+unrated; ``0-0`` when neither came). When every game of a round has ended, the next round is
+paired; after the last, the tournament is finished.
 
 After a crash, a running tournament resumes at its current round: its unfinished games (the
 crash recorded them as aborted) are played again under new game ids.
@@ -120,7 +121,7 @@ class Director:
             offer.claimed = True
             board.ready[offer.name] = offer
             self._start_if_ready(board)
-        elif self._running_tournament_of(offer.name) is not None and offer.name not in self._idle:
+        elif self._tournament_of(offer.name) is not None and offer.name not in self._idle:
             offer.claimed = True
             self._idle[offer.name] = offer
 
@@ -132,9 +133,10 @@ class Director:
         if self._idle.get(offer.name) is offer:
             del self._idle[offer.name]
 
-    def _running_tournament_of(self, name: str) -> TournamentRow | None:
+    def _tournament_of(self, name: str) -> TournamentRow | None:
+        """The open or running tournament ``name`` is in (a player is in one at most)."""
         for tournament in self.store.tournaments():
-            if tournament.status == RUNNING and name in self.store.entrants(tournament.id):
+            if tournament.status in (OPEN, RUNNING) and name in self.store.entrants(tournament.id):
                 return tournament
         return None
 
@@ -174,15 +176,9 @@ class Director:
         black = Seat(board.black, offers[1].conn, tournament.black_ms)
         announce = [(white.conn, start_line("W", white.clock_ms, black.clock_ms)),
                     (black.conn, start_line("B", black.clock_ms, white.clock_ms))]
-        game = await self.server.start_game(board.game_id, get_variant(tournament.variant),
-                                            white, black, announce, offers, tournament.id,
-                                            board.round)
-        game.task.add_done_callback(lambda task: self._game_over(board, task))
-
-    def _game_over(self, board: DueBoard, task: asyncio.Task) -> None:
-        if task.cancelled() or task.exception() is not None or task.result().result == "*":
-            return  # aborted: played again when the server resumes the tournament
-        self._settle(board, task.result().result)
+        await self.server.start_game(board.game_id, get_variant(tournament.variant), white,
+                                     black, announce, offers, tournament.id, board.round,
+                                     on_end=lambda row: self._settle(board, row.result))
 
     def _settle(self, board: DueBoard, result: str) -> None:
         tournament = self.store.tournament(board.tournament.id)
@@ -354,9 +350,9 @@ class Director:
         error = self._not_open(tournament_id)
         if error is not None:
             return error
-        for other in self.store.tournaments():
-            if other.status in (OPEN, RUNNING) and name in self.store.entrants(other.id):
-                return f"442 {name} is already in tournament {other.id}"
+        other = self._tournament_of(name)
+        if other is not None:
+            return f"442 {name} is already in tournament {other.id}"
         self.store.add_entrant(tournament_id, name)
         return f"242 {name} joined tournament {tournament_id}"
 
@@ -367,6 +363,10 @@ class Director:
             return error
         if not self.store.remove_entrant(tournament_id, name):
             return f"443 {name} is not in tournament {tournament_id}"
+        held = self._idle.pop(name, None)
+        if held is not None:
+            held.claimed = False
+            self.server.withdraw(held)
         return f"244 {name} left tournament {tournament_id}"
 
     def listing(self) -> list[str]:

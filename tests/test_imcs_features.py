@@ -1,0 +1,168 @@
+"""What our server does beyond the original: observers and the event feed, finished games and
+PGN, house bots."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from imcs_support import START_PROMPT, Peer, game, run, running
+from minichess.notation.pgn import read_pgn
+from minichess.protocols.imcs.client import ImcsClient
+from minichess.protocols.imcs.feed import GameEnded, GameStarted, MovePlayed, RatingsChanged
+from test_imcs_games import KING_CAPTURE, random_mover
+
+START_STATE = START_PROMPT.decode().split("\r\n")[1]
+
+
+async def king_capture(white: Peer, black: Peer) -> None:
+    """Play 1. a3 b4 2. axb4 axb4 3. Rxa6 through raw connections."""
+    for number, move in enumerate(KING_CAPTURE["W"]):
+        await white.prompt()
+        await white.send(f"{move[:2]}-{move[2:]}")
+        if number < len(KING_CAPTURE["B"]):
+            await black.prompt()
+            await black.send(KING_CAPTURE["B"][number])
+
+
+def test_observe_a_game_and_stop_observing():
+    async def scenario():
+        async with running() as server:
+            white, black, game_id = await game(server.port)
+            watcher = await Peer.open(server.port)
+            assert await watcher.ask("observe") == "409 observe: usage: observe <game-id>"
+            assert await watcher.ask("observe x") == "407 bad game id"
+            assert await watcher.ask("observe 99") == "408 no such game"
+            await watcher.send(f"observe {game_id}")
+            assert [await watcher.line() for _ in range(4)] == [
+                f"214 observing game {game_id}: alice bob minitchess", "", START_STATE,
+                "% 05:00.000 05:00.000"]
+            await white.prompt()
+            await white.send("a2-a3")
+            assert await watcher.line() == "! a2-a3"
+            assert await watcher.line() == ""
+            assert (await watcher.line()).startswith("1 B\nkqbnr\nppppp\n.....\nP....\n")
+            assert await watcher.line() == "% 05:00.000 05:00.000"
+            await watcher.send("list")
+            assert await watcher.line() == f"215 stopped observing game {game_id}"
+            assert await watcher.line() == "211 1 available games"
+            await watcher.rows()
+            await watcher.send(f"observe {game_id}")
+            assert (await watcher.line()).startswith("214 ")
+            [await watcher.line() for _ in range(3)]
+            await black.prompt()
+            await black.send("resign")
+            assert await watcher.line() == "= W wins on opponent resignation"
+            assert await watcher.line() == "231 W wins on opponent resignation"
+            assert await watcher.ask("games 1") == "213 1 finished games"
+
+    run(scenario())
+
+
+def test_the_feed_tells_a_subscriber_everything_about_a_game():
+    async def scenario():
+        async with running() as server:
+            events = server.feed.subscribe()
+            white, black, game_id = await game(server.port)
+            await king_capture(white, black)
+            await white.closed()
+            seen = []
+            while not isinstance(seen[-1:] and seen[-1], RatingsChanged):
+                seen.append(await asyncio.wait_for(anext(events), 5))
+            events.close()
+            assert isinstance(seen[0], GameStarted) and seen[0].white == "alice"
+            moves = [event for event in seen if isinstance(event, MovePlayed)]
+            assert [m.move for m in moves] == ["a2-a3", "b5-b4", "a3-b4", "a5-b4", "a1-a6"]
+            assert [m.san for m in moves] == ["a3", "b4", "axb4", "axb4", "Rxa6"]
+            ended = next(event for event in seen if isinstance(event, GameEnded))
+            assert (ended.game_id, ended.result, ended.termination) == (game_id, "1-0",
+                                                                         "king capture")
+            assert ended.lines == ("= W wins", "231 W wins")
+            assert seen[-1].ratings == {"alice": 1016, "bob": 984}
+            assert all(json.loads(json.dumps(event.to_dict()))["type"] for event in seen)
+            assert server.feed.subscribers == 0
+
+    run(scenario())
+
+
+def test_a_slow_subscriber_is_dropped_and_the_game_goes_on():
+    async def scenario():
+        async with running() as server:
+            slow = server.feed.subscribe(backlog=3)
+            white, black, _ = await game(server.port)
+            await king_capture(white, black)
+            assert await white.closed()
+            received = []
+            try:
+                async for event in slow:
+                    received.append(event)
+            except Exception as error:
+                assert type(error).__name__ == "FeedOverflow"
+            assert len(received) == 3
+
+    run(scenario())
+
+
+def test_finished_games_history_and_pgn():
+    async def scenario():
+        async with running() as server:
+            white, black, first = await game(server.port)
+            await king_capture(white, black)
+            await white.closed()
+            white, black, second = await game(server.port, "bob", "carol", "60 45")
+            await white.prompt()
+            await white.send("resign")
+            await white.closed()
+            peer = await Peer.open(server.port)
+            assert await peer.ask("games") == "213 2 finished games"
+            rows = await peer.rows()
+            assert rows[0].startswith(f" {second} bob carol 0-1 minitchess ")
+            assert rows[0].endswith(" B wins on opponent resignation")
+            assert rows[1].endswith(" W wins")
+            assert await peer.ask("history alice") == "216 1 finished games of alice"
+            assert len(await peer.rows()) == 1
+            assert await peer.ask("history bob 1") == "216 1 finished games of bob"
+            assert (await peer.rows())[0].startswith(f" {second} ")
+            assert await peer.ask("history nobody") == "400 no such username"
+            assert await peer.ask("games 0") == "409 games: usage: games [<count>]"
+            assert await peer.ask("pgn 77") == "408 no such game"
+            assert await peer.ask(f"pgn {first}") == f"217 pgn of game {first}"
+            pgn = "\n".join(await peer.rows()) + "\n"
+            [stored] = read_pgn(pgn)
+            assert stored.headers["White"] == "alice" and stored.result() == "1-0"
+            assert stored.san_moves == ["a3", "b4", "axb4", "axb4", "Rxa6"]
+            assert stored.clock.initial == 300
+            assert await peer.ask(f"pgn {second}") == f"217 pgn of game {second}"
+            pgn = "\n".join(await peer.rows())
+            assert '[WhiteClock "1:00"]' in pgn and '[BlackClock "0:45"]' in pgn
+            assert '[Termination "resignation"]' in pgn
+
+    run(scenario())
+
+
+def test_a_house_bot_keeps_an_offer_open_and_plays():
+    async def scenario():
+        async with running(house_bots=(1,), house_time_ms=(5000, 5000)) as server:
+            player = await ImcsClient.connect("127.0.0.1", server.port)
+            await player.login("visitor", "pw", register=True)
+            for _ in range(100):
+                offers, _ = await player.list_games()
+                if offers:
+                    break
+                await asyncio.sleep(0.05)
+            [offer] = offers
+            assert (offer.name, offer.color, offer.my_ms) == ("house-1", "?", 5000)
+            start = await player.accept(offer.id)
+            report = await player.play(start, random_mover(4), game_id=offer.id)
+            assert report.result in ("1-0", "0-1", "1/2-1/2")
+            row = server.store.game(offer.id)
+            assert {row.white, row.black} == {"house-1", "visitor"}
+            watcher = await ImcsClient.connect("127.0.0.1", server.port)
+            for _ in range(100):
+                offers, _ = await watcher.list_games()
+                if offers:
+                    break
+                await asyncio.sleep(0.05)
+            assert offers[0].name == "house-1" and offers[0].id > offer.id
+
+    run(scenario(), timeout=120)
