@@ -152,10 +152,10 @@ async def game(port: int, white: str = "alice", black: str = "bob", times: str =
 class ServerProcess:
     """``minichess imcs-server`` as a process of its own (on any free port)."""
 
-    def __init__(self, db: Path, *args: str) -> None:
+    def __init__(self, db: Path, *args: str, **environment: str) -> None:
         command = [sys.executable, "-m", "minichess.cli.main", "imcs-server", "--port", "0",
                    "--db", str(db), "--hash-cost", "4", *args]
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        env = dict(os.environ, PYTHONUNBUFFERED="1", **environment)
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL,
                                         stderr=subprocess.PIPE, text=True, env=env)
         self.port = self._wait_for_port()

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
+import itertools
 import json
 import os
 import sys
@@ -87,8 +88,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     who.add_argument("--level", "-l", type=engine_level, metavar="N",
                      help="the engine at level N (1-10); short for --player level:N")
     who.add_argument("--human", action="store_true", help="you play, at the terminal board")
-    play.add_argument("--games", "-n", type=positive_int, default=1, metavar="N",
-                      help="games to play one after the other (default 1)")
+    play.add_argument("--games", "-n", type=positive_int, metavar="N",
+                      help="games to play one after the other (default 1; for a tournament:"
+                      " all its games)")
     play.add_argument("--pgn", default=DEFAULT_PGN, metavar="FILE",
                       help=f"append each game to FILE (default {DEFAULT_PGN}; '' for none)")
     play.add_argument("--variant", "-v", default="minitchess", metavar="V",
@@ -126,7 +128,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         description="Join the tournament (ours, see docs/imcs.md) and play its games until it"
         " is finished (--games counts the games at most).")
     tournament.add_argument("tournament_id", type=positive_int, metavar="ID")
-    tournament.set_defaults(handler=run_tournament, games=None)
+    tournament.set_defaults(handler=run_tournament)
     observe = actions.add_parser("observe", parents=[server],
                                  help="watch a game in progress (our server)")
     observe.add_argument("game_id", type=positive_int, metavar="GAME-ID")
@@ -236,8 +238,7 @@ def run_tournament(args: argparse.Namespace) -> None:
         except OfferCountermanded:
             raise _TournamentOver from None
 
-    args.games = args.games or 10_000
-    _play_session(args, find)
+    _play_session(args, find, games=args.games)
 
 
 def run_observe(args: argparse.Namespace) -> None:
@@ -268,7 +269,8 @@ class _TournamentOver(Exception):
 Finder = Callable[[ImcsClient, int], Awaitable[tuple[int, GameStart, str | None]]]
 
 
-def _play_session(args: argparse.Namespace, find: Finder) -> None:
+def _play_session(args: argparse.Namespace, find: Finder, games: int | None = 1) -> None:
+    """Play ``games`` games (None: until ``find`` raises _TournamentOver), reporting each."""
     if not args.user:
         raise UsageError("give your account with --user NAME (or $IMCS_USER)")
     password = _password(args)
@@ -280,9 +282,11 @@ def _play_session(args: argparse.Namespace, find: Finder) -> None:
         player = parse_player(f"level:{args.level}" if args.level else args.player).create()
         chooser = player_chooser(player)
     reports: list[GameReport] = []
+    if games is not None:
+        games = args.games or games
 
     async def session() -> int | None:
-        for number in range(args.games):
+        for number in range(games) if games is not None else itertools.count():
             client = await _connect(args)
             try:
                 await client.login(args.user, password, register=args.register)
@@ -299,7 +303,7 @@ def _play_session(args: argparse.Namespace, find: Finder) -> None:
             reports.append(report)
             _save(args.pgn, report)
             if not args.json:
-                print(_report_line(number + 1, args.games, report), flush=True)
+                print(_report_line(number + 1, games, report), flush=True)
         return await _rating(args, password, variant.name)
 
     try:
@@ -319,12 +323,13 @@ def _suitable(offer, args: argparse.Namespace, variant: str, color: str, number:
             and (color == "?" or offer.color != color))
 
 
-def _report_line(number: int, total: int, report: GameReport) -> str:
+def _report_line(number: int, total: int | None, report: GameReport) -> str:
     color = COLOR_NAMES[report.color]
     opponent_color = not report.color
     opponent = report.game.headers.get(COLOR_NAMES[opponent_color], "?")
     game = f"game {report.game_id}" if report.game_id is not None else "game"
-    return (f"{number}/{total}: {game}, {color} against {opponent}: {report.result}"
+    counted = f"{number}/{total}" if total is not None else str(number)
+    return (f"{counted}: {game}, {color} against {opponent}: {report.result}"
             f" ({report.text}), {(len(report.game.moves) + 1) // 2} moves")
 
 
