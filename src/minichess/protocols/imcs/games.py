@@ -197,15 +197,16 @@ class LiveGame:
     async def _play(self, move: Move, used: int
                     ) -> tuple[Color | None, str, str | None] | None:
         text = move_text(move, self.variant)
-        san = self.board.san(move)
+        san = self.board.san(move) if self.feed.subscribers else ""
         self.board.push(move)
         self.state = format_state(self.board)
         self._first_move = False
         self.moves.append(text)
         self.store.add_move(self.id, MoveRow(len(self.moves), text, used, self.white.clock_ms,
                                              self.black.clock_ms))
-        self.feed.publish(MovePlayed(self.id, len(self.moves), text, san, self.board.fen(),
-                                     self.state, self.white.clock_ms, self.black.clock_ms))
+        if self.feed.subscribers:  # the SAN and the FEN only for someone who reads them
+            self.feed.publish(MovePlayed(self.id, len(self.moves), text, san, self.board.fen(),
+                                         self.state, self.white.clock_ms, self.black.clock_ms))
         self._relayed[self.board.turn].append(f"! {text}")
         outcome = self.board.outcome()
         if outcome is None:

@@ -176,6 +176,7 @@ class Store:
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(self.path, isolation_level=None)
+        self._ratings: dict[tuple[str, str], int] = {}
         self._db.row_factory = sqlite3.Row
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
@@ -251,10 +252,14 @@ class Store:
     # --- ratings ------------------------------------------------------------------------------
 
     def rating(self, name: str, variant: str) -> int:
-        """``name``'s rating in ``variant`` (the starting rating before any rated game)."""
-        row = self._db.execute("SELECT rating FROM ratings WHERE name=? AND variant=?",
-                               (name, variant)).fetchone()
-        return BASE_RATING if row is None else row[0]
+        """``name``'s rating in ``variant`` (the starting rating before any rated game);
+        remembered, as this store is the only writer of its database."""
+        key = (name, variant)
+        if key not in self._ratings:
+            row = self._db.execute("SELECT rating FROM ratings WHERE name=? AND variant=?",
+                                   key).fetchone()
+            self._ratings[key] = BASE_RATING if row is None else row[0]
+        return self._ratings[key]
 
     def ratings(self, variant: str, every_player: bool = True) -> list[tuple[str, int]]:
         """(name, rating) by rating, best first, ties in the order of registration; with
@@ -270,6 +275,7 @@ class Store:
         """Put ``name`` back at the starting rating in every variant."""
         with self.transaction() as db:
             db.execute("DELETE FROM ratings WHERE name=?", (name,))
+        self._ratings = {key: value for key, value in self._ratings.items() if key[0] != name}
 
     # --- games --------------------------------------------------------------------------------
 
@@ -314,6 +320,8 @@ class Store:
                 (time.time(), result, termination, reason, white_rating, black_rating,
                  white_change, black_change, game_id))
             row = db.execute("SELECT * FROM games WHERE id=?", (game_id,)).fetchone()
+        self._ratings[(game.white, variant)] = white_rating + white_change
+        self._ratings[(game.black, variant)] = black_rating + black_change
         return _game_row(row)
 
     def _rating_in(self, db: sqlite3.Connection, name: str, variant: str) -> int:
