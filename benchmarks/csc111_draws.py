@@ -23,7 +23,7 @@ from numba import njit
 
 from minichess.board import Board
 from minichess.core.layout import HASH, MAILBOX, MAX_MOVES, PLY, STM
-from minichess.core.position import make_move, unmake_move
+from minichess.core.makemove import make_move, unmake_move
 from minichess.core.rules import rule_kernels
 from minichess.engine.evaluation import W_MATERIAL
 from minichess.engine.weights import variant_weights

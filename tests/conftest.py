@@ -8,8 +8,9 @@ import pytest
 
 from minichess.board import Board
 from minichess.notation.fen import format_fen
-from minichess.pieces import BLACK, WHITE, Piece, parse_square
-from minichess.setup import Setup
+from minichess.pieces import BLACK, WHITE, Piece
+from minichess.position import Setup
+from minichess.squares import parse_square
 from minichess.variants import get_variant
 
 BoardFactory = Callable[..., Board]

@@ -3,9 +3,6 @@ end lines and the rating rule, as the original server has them."""
 
 from __future__ import annotations
 
-import doctest
-import importlib
-
 import pytest
 
 from minichess.board import Board
@@ -33,16 +30,6 @@ from minichess.protocols.imcs.protocol import (
     words,
 )
 from minichess.protocols.imcs.protocol import decode as decode_line
-
-DOCTESTED = ["protocol", "passwords", "pairing"]
-
-
-@pytest.mark.parametrize("module", DOCTESTED)
-def test_the_examples_in_the_docstrings_hold(module):
-    tested = importlib.import_module(f"minichess.protocols.imcs.{module}")
-    failures, tried = doctest.testmod(tested)
-    assert tried and not failures
-
 
 # --- framing -----------------------------------------------------------------------------------
 

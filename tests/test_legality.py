@@ -16,8 +16,8 @@ import pytest
 
 from minichess import Board, Move
 from minichess.core.layout import MAX_MOVES, STM
+from minichess.core.makemove import make_move, unmake_move
 from minichess.core.movegen import EVERYWHERE, GEN_ALL, generate, in_check
-from minichess.core.position import make_move, unmake_move
 from minichess.core.rules import rules_for
 from minichess.variants.catalog import VARIANTS
 from minichess.variants.definition import Royalty

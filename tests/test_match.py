@@ -24,7 +24,7 @@ from minichess.match import (
     play_match,
 )
 from minichess.notation.pgn import read_pgn, read_pgn_file
-from minichess.protocols.uci_client import UciEngineError, UciPlayer, UciTimeoutError
+from minichess.players import UciEngineError, UciPlayer, UciTimeoutError
 
 PROJECT_ENGINE = f"uci:{shlex.quote(sys.executable)} -m minichess.cli.main uci"
 """The project's own UCI engine (``minichess uci``) as a player spec."""

@@ -1,14 +1,12 @@
-"""``minichess play``: typed lines, what the screen shows, the human player, whole games against
-the engine (scripted in-process) and games in a pseudo terminal."""
+"""``minichess play``: what the screen shows, whole games against the engine (scripted
+in-process) and games in a pseudo terminal. (Typed lines and the human player: test_players.py.)"""
 
 from __future__ import annotations
 
 import io
 import os
-import re
 import sys
 import time
-from collections.abc import Callable
 
 import pexpect
 import pytest
@@ -16,14 +14,7 @@ from rich.console import Console
 
 from minichess.board import Board
 from minichess.cli.main import main
-from minichess.cli.play import (
-    Command,
-    CommandError,
-    HumanPlayer,
-    TerminalGame,
-    move_subject,
-    parse_command,
-)
+from minichess.cli.terminal_game import TerminalGame
 from minichess.cli.terminal_ui import (
     CHECKED_KING,
     DARK_SQUARE,
@@ -42,61 +33,12 @@ from minichess.cli.terminal_ui import (
 from minichess.engine import Engine, PlayResult
 from minichess.errors import MinichessError
 from minichess.game import Game, TimeControl
-from minichess.move import Move
 from minichess.notation.pgn import read_pgn_file, write_pgn_file
 from minichess.outcome import Termination
-from minichess.pieces import BLACK, WHITE, parse_square
-from minichess.players import EnginePlayer, Player
-
-# --- typed lines --------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(("text", "command"), [
-    ("a2a3", Command("move", "a2a3")),
-    ("a2-a3", Command("move", "a2-a3")),
-    ("Nc3", Command("move", "Nc3")),
-    ("Q@d6", Command("move", "Q@d6")),
-    ("moves", Command("moves")),
-    ("moves b2", Command("moves", "b2")),
-    ("  MOVES  N ", Command("moves", "N")),
-    ("save my game.pgn", Command("save", "my game.pgn")),
-    ("load ~/games/last.pgn", Command("load", "~/games/last.pgn")),
-    ("undo", Command("undo")),
-    ("?", Command("help")),
-    ("exit", Command("quit")),
-    ("", None),
-    ("   ", None),
-])
-def test_a_typed_line_is_a_move_or_a_command(text, command):
-    assert parse_command(text) == command
-
-
-@pytest.mark.parametrize(("text", "message"), [
-    ("hlep", "'hlep' is neither a move nor a command (did you mean 'help'?)"),
-    ("banana", "type a move such as a2a3 or Nc3, or 'help'"),
-    ("N", "'N' is neither a move nor a command (did you mean 'moves N'?)"),
-    ("save", "save needs a file name: save FILE.pgn"),
-    ("undo 2", "undo takes nothing after it"),
-    ("a2 a3", "write a move as one word"),
-    ("moves b2 b3", "moves takes one square or piece letter"),
-])
-def test_a_bad_line_gets_a_helpful_message(text, message):
-    with pytest.raises(CommandError, match=re.escape(message)):
-        parse_command(text)
-
-
-@pytest.mark.parametrize(("text", "subject"), [
-    ("b2b5", "b2"),   # the square of one of the mover's pieces
-    ("b2", "b2"),
-    ("Nd4", "N"),     # a piece letter
-    ("Q@d3", "Q"),
-    ("a6a5", None),   # Black's pawn, and White is to move
-    ("c3c4", None),   # an empty square
-    ("zz9", None),
-])
-def test_a_rejected_move_names_the_piece_to_list_the_moves_of(text, subject):
-    assert move_subject(Board("minitchess"), text) == subject
-
+from minichess.pieces import BLACK, WHITE
+from minichess.players import EnginePlayer
+from minichess.squares import parse_square
+from scripted_input import plain_console, scripted
 
 # --- the screen ---------------------------------------------------------------------------------
 
@@ -205,55 +147,6 @@ def test_the_view_shows_check_reserves_last_move_and_the_end(place):
     text = screen(game_view(game, BLACK, {WHITE: "engine", BLACK: "you"}))
     assert "Last move: 1. Kb2" in text
     assert "Game over: White wins by resignation" in text
-
-
-# --- the human player ---------------------------------------------------------------------------
-
-
-def scripted(*lines: str) -> Callable[[str], str]:
-    """An input function that types ``lines`` and then ends the input."""
-    typed = iter(lines)
-
-    def read_line(prompt: str) -> str:
-        try:
-            return next(typed)
-        except StopIteration:
-            raise EOFError from None
-
-    return read_line
-
-
-def plain_console() -> Console:
-    """A console writing plain text to a string (``console.file.getvalue()``)."""
-    return Console(file=io.StringIO(), width=100, color_system=None)
-
-
-def test_the_human_is_asked_until_a_legal_move_comes():
-    console = plain_console()
-    human = HumanPlayer(scripted("hlep", "b2b5", "moves b2", "", "b3"), console)
-    assert isinstance(human, Player)
-    assert human.choose_move(Game("minitchess")) == Move.from_uci("b2b3")
-    out = console.file.getvalue()
-    assert "did you mean 'help'?" in out
-    assert "b2b5 is illegal; legal moves of that piece: b2b3" in out
-    assert "type 'moves b2' for the legal moves of b2, 'moves' for all" in out
-    assert "White's pawn on b2: b3" in out
-
-
-def test_the_human_hands_the_other_commands_on():
-    seen = []
-    human = HumanPlayer(scripted("undo", "help", "e3"), plain_console(),
-                        on_command=lambda command, game: seen.append(command))
-    human.choose_move(Game("minitchess"))
-    assert seen == [Command("undo")]
-    alone = HumanPlayer(scripted("undo", "e3"), plain_console())
-    alone.choose_move(Game("minitchess"))
-    assert "undo is not available here" in alone.console.file.getvalue()
-
-
-def test_the_end_of_input_reaches_the_caller():
-    with pytest.raises(EOFError):
-        HumanPlayer(scripted(), plain_console()).choose_move(Game("minitchess"))
 
 
 # --- whole games in-process ---------------------------------------------------------------------

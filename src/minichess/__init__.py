@@ -19,20 +19,8 @@ from minichess.errors import (
 from minichess.game import Game, TimeControl, parse_time_control
 from minichess.move import Move
 from minichess.outcome import Outcome, Termination
-from minichess.pieces import (
-    BISHOP,
-    BLACK,
-    KING,
-    KNIGHT,
-    PAWN,
-    QUEEN,
-    ROOK,
-    WHITE,
-    Piece,
-    parse_square,
-    square,
-    square_name,
-)
+from minichess.pieces import BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE, Piece
+from minichess.squares import parse_square, square, square_name
 from minichess.variants import VARIANTS, get_variant
 
 __version__ = "0.1.0"

@@ -8,31 +8,20 @@ from typing import NamedTuple
 import numpy as np
 
 from minichess.core import layout as L
+from minichess.core.arrays import new_undo_stack
+from minichess.core.makemove import make_move, unmake_move
 from minichess.core.movegen import in_check
-from minichess.core.position import make_move, unmake_move
 from minichess.core.rules import perft, rules_for
-from minichess.core.state import new_position, new_undo_stack
 from minichess.core.tables import variant_tables
-from minichess.errors import IllegalMoveError, InvalidFenError
+from minichess.errors import IllegalMoveError
 from minichess.move import Move
 from minichess.notation.fen import format_fen, parse_fen
+from minichess.notation.san import move_to_san, parse_san
 from minichess.outcome import Outcome
-from minichess.pieces import (
-    BLACK,
-    FILE_NAMES,
-    KING,
-    PIECE_NAMES,
-    WHITE,
-    Color,
-    Piece,
-    PieceType,
-    Square,
-    square,
-    square_name,
-)
-from minichess.setup import Setup
+from minichess.pieces import BLACK, KING, PIECE_NAMES, WHITE, Color, Piece, PieceType, color_name
+from minichess.position import Setup, position_array
+from minichess.squares import FILE_NAMES, Square, square, square_name
 from minichess.variants import VariantDefinition, get_variant
-from minichess.variants.definition import Royalty
 
 
 class CoreState(NamedTuple):
@@ -72,18 +61,7 @@ class Board:
 
     def set_setup(self, setup: Setup) -> None:
         """Set the position from a :class:`Setup` (already validated) and clear the history."""
-        pos = new_position(
-            self._tables,
-            {sq: piece.code for sq, piece in setup.placement.items()},
-            0 if setup.turn == WHITE else 1,
-            {piece.code: count for piece, count in setup.reserves.items()},
-            setup.halfmove_clock,
-            setup.ply,
-        )
-        if self.variant.royalty == Royalty.CHECK and in_check(pos, self._tables, 1 - pos[L.STM]):
-            side = "White" if setup.turn == BLACK else "Black"
-            raise InvalidFenError(f"{side} is in check but it is not {side}'s move")
-        self._pos = pos
+        self._pos = position_array(self._tables, setup)
         self._undo = new_undo_stack(64)
         self._start_ply = setup.ply
         self.move_stack: list[Move] = []
@@ -164,6 +142,11 @@ class Board:
         """The piece on ``sq``, or None."""
         code = int(self._pos[L.MAILBOX + sq])
         return Piece.from_code(code) if code else None
+
+    def piece_type_at(self, sq: Square) -> PieceType | None:
+        """The type of the piece on ``sq``, or None."""
+        piece = self.piece_at(sq)
+        return None if piece is None else piece.piece_type
 
     def pieces(self, piece_type: PieceType, color: Color) -> list[Square]:
         """Squares of ``color``'s pieces of ``piece_type``."""
@@ -261,7 +244,8 @@ class Board:
             if len(promotions) == 1:
                 return promotions[0]
             if promotions:
-                choices = "".join(Piece(m.promotion, WHITE).symbol() for m in promotions)
+                choices = "".join(Piece(m.promotion, WHITE).symbol() for m in promotions
+                                  if m.promotion)
                 raise IllegalMoveError(
                     f"{text.strip()} promotes a pawn: add the piece, one of {choices}"
                     f" (e.g. {move.uci()}{choices[0].lower()})"
@@ -278,14 +262,10 @@ class Board:
 
     def san(self, move: Move) -> str:
         """The move in Standard Algebraic Notation (e.g. ``Nc3``, ``bxc4``, ``d6=Q``)."""
-        from minichess.notation.san import move_to_san
-
         return move_to_san(self, move)
 
     def parse_san(self, text: str) -> Move:
         """The legal move written in SAN."""
-        from minichess.notation.san import parse_san
-
         return parse_san(self, text)
 
     def push_san(self, text: str) -> Move:
@@ -314,7 +294,7 @@ class Board:
                 last = FILE_NAMES[self.variant.files - 1] + str(self.variant.ranks)
                 return (f"{text}: {square_name(sq)} is not on the {self.variant.name} board"
                         f" (a1-{last})")
-        side = "White" if self.turn == WHITE else "Black"
+        side = color_name(self.turn)
         if move.drop:
             return f"{text} is not a legal drop for {side} here"
         piece = self.piece_at(move.from_square)

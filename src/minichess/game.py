@@ -119,20 +119,28 @@ class Game:
 
     # --- playing ------------------------------------------------------------------------------
 
-    def push(self, move: Move | str, seconds: float | None = None) -> Move:
-        """Play ``move`` (a Move or text in any notation) and return it.
+    def push(self, move: Move | str, seconds: float | None = None) -> Move | None:
+        """Play ``move`` (a Move or text in any notation) and return it; return None when it
+        came too late and was not played.
 
         ``seconds`` is the time the mover used; when None, the wall time since the previous move
         (or the start of the game). If that time exceeds the mover's clock, the move comes too
-        late: it is not played and the mover loses on time. Raises InvalidMoveError for
-        unreadable text, IllegalMoveError for an illegal move or once the game is over.
+        late: it is not played, the mover loses on time and None is returned. Raises
+        InvalidMoveError for unreadable text, IllegalMoveError for an illegal move or once the
+        game is over.
+
+        >>> game = Game(clock=TimeControl(60))
+        >>> game.push("b3", seconds=61) is None
+        True
+        >>> game.outcome()
+        Outcome(termination=<Termination.TIME_FORFEIT: 'time forfeit'>, winner=False)
         """
         self._require_not_over(str(move))
         if isinstance(move, str):
             move = self.board.parse_move(move)
         san = self.board.san(move)
-        if self.clock is not None and not self._charge_clock(seconds):
-            return move
+        if self.clock is not None and not self._charge_clock(self.clock, seconds):
+            return None
         self.board.push(move)
         self._sans.append(san)
         if self.clock is not None:
@@ -204,7 +212,7 @@ class Game:
         self._require_not_over(termination.value)
         self._ending = Outcome(termination, not loser)
 
-    def _charge_clock(self, seconds: float | None) -> bool:
+    def _charge_clock(self, clock: TimeControl, seconds: float | None) -> bool:
         """Deduct the mover's time and add the increment; False if the time ran out."""
         if seconds is None:
             seconds = time.monotonic() - self._turn_started
@@ -215,7 +223,7 @@ class Game:
         if self._remaining[turn] < 0:
             self.forfeit_on_time(turn)
             return False
-        self._remaining[turn] += self.clock.increment
+        self._remaining[turn] += clock.increment
         return True
 
     def __repr__(self) -> str:

@@ -7,15 +7,8 @@ from dataclasses import dataclass
 
 from minichess.core import layout
 from minichess.errors import InvalidMoveError
-from minichess.pieces import (
-    PIECE_SYMBOLS,
-    QUEEN,
-    PieceType,
-    Square,
-    parse_square,
-    piece_type_from_symbol,
-    square_name,
-)
+from minichess.pieces import PIECE_SYMBOLS, QUEEN, PieceType, piece_type_from_symbol
+from minichess.squares import Square, parse_square, square_name
 
 _COORDINATE = re.compile(r"^([a-h][1-8])-?([a-h][1-8])(?:=?([nbrqkNBRQK]))?$")
 _DROP = re.compile(r"^([nbrqNBRQ])@([a-h][1-8])$")

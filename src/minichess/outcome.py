@@ -1,4 +1,9 @@
-"""How a game ended: the termination reason and the winner."""
+"""How a game ended: the termination reason and the winner.
+
+>>> from minichess import Board
+>>> Board("csc111", "4/2k1/1q2/K3 w - - 0 1").outcome()
+Outcome(termination=<Termination.CHECKMATE: 'checkmate'>, winner=False)
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,8 @@ from dataclasses import dataclass
 from enum import Enum
 
 from minichess.core import layout
-from minichess.pieces import WHITE, Color
+from minichess.core.rules import end_reason, end_result
+from minichess.pieces import WHITE, Color, color_name
 
 
 class Termination(Enum):
@@ -54,13 +60,12 @@ class Outcome:
     @classmethod
     def from_core(cls, code: int, turn: Color) -> Outcome:
         """Decode a game end reported by the core for the side to move ``turn``."""
-        result = (code & 3) - 1
+        result = end_result(code)
         winner = None if result == 0 else (turn if result > 0 else not turn)
-        return cls(_CORE_REASONS[code >> 2], winner)
+        return cls(_CORE_REASONS[end_reason(code)], winner)
 
     def __str__(self) -> str:
         if self.winner is None:
             return f"draw by {self.termination.value}"
-        side = "White" if self.winner == WHITE else "Black"
-        return f"{side} wins by {self.termination.value}"
+        return f"{color_name(self.winner)} wins by {self.termination.value}"
 

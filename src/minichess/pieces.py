@@ -1,7 +1,9 @@
-"""Colours, piece types, pieces and squares, in the style of python-chess.
+"""Colours, piece types and pieces, in the style of python-chess (squares: ``squares.py``).
 
-Squares are numbered ``rank * 8 + file`` whatever the board size (a1 = 0, b1 = 1, a2 = 8), so a
-square means the same on every board; ``squares(variant)`` lists those that exist on one.
+>>> Piece.from_symbol("n")
+Piece(piece_type=2, color=False)
+>>> color_name(WHITE)
+'White'
 """
 
 from __future__ import annotations
@@ -16,6 +18,12 @@ WHITE: Color = True
 BLACK: Color = False
 COLOR_NAMES = {WHITE: "White", BLACK: "Black"}
 
+
+def color_name(color: Color) -> str:
+    """``'White'`` or ``'Black'``."""
+    return COLOR_NAMES[color]
+
+
 PieceType = int
 PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = (
     layout.PAWN, layout.KNIGHT, layout.BISHOP, layout.ROOK, layout.QUEEN, layout.KING,
@@ -27,36 +35,6 @@ UNICODE_PIECES = {
     "P": "♙", "N": "♘", "B": "♗", "R": "♖", "Q": "♕", "K": "♔",
     "p": "♟", "n": "♞", "b": "♝", "r": "♜", "q": "♛", "k": "♚",
 }
-
-Square = int
-FILE_NAMES = "abcdefgh"
-
-
-def square(file_index: int, rank_index: int) -> Square:
-    """The square on file ``file_index`` and rank ``rank_index`` (both from 0)."""
-    return rank_index * 8 + file_index
-
-
-def square_file(sq: Square) -> int:
-    """File index (0 for the a-file)."""
-    return sq & 7
-
-
-def square_rank(sq: Square) -> int:
-    """Rank index (0 for rank 1)."""
-    return sq >> 3
-
-
-def square_name(sq: Square) -> str:
-    """Name of a square, e.g. ``'c3'``."""
-    return f"{FILE_NAMES[sq & 7]}{(sq >> 3) + 1}"
-
-
-def parse_square(name: str) -> Square:
-    """The square called ``name`` (``'a1'`` .. ``'h8'``); raises InvalidMoveError otherwise."""
-    if len(name) != 2 or name[0] not in FILE_NAMES or name[1] not in "12345678":
-        raise InvalidMoveError(f"{name!r} is not a square name (a1 .. h8)")
-    return square(FILE_NAMES.index(name[0]), int(name[1]) - 1)
 
 
 def piece_type_from_symbol(symbol: str) -> PieceType:

@@ -15,9 +15,9 @@ from minichess.cli.arguments import (
     positive_int,
     positive_seconds,
 )
-from minichess.engine import LEVELS, Engine, Info, Limit
+from minichess.engine import LEVELS, MAX_LEVEL, Engine, Info, Limit
+from minichess.engine.thread import SearchThread
 from minichess.move import Move
-from minichess.protocols.uci import SearchThread
 
 DEFAULT_SECONDS = 5.0
 TABLE_HEADER = f"{'depth':>5}  {'score':<9}  {'nodes':>10}  {'nps':>9}  {'time':>8}  pv"
@@ -39,8 +39,9 @@ def register(commands: argparse._SubParsersAction) -> None:
     limit.add_argument("--depth", type=positive_int, metavar="D", help="search D plies deep")
     limit.add_argument("--time", type=positive_seconds, metavar="S", help="search S seconds")
     limit.add_argument("--nodes", type=positive_int, metavar="N", help="search N nodes")
-    parser.add_argument("--level", type=int, choices=LEVELS, default=10, metavar="L",
-                        help="engine level 1 (weakest) to 10 (full strength, the default)")
+    parser.add_argument("--level", type=int, choices=LEVELS, default=MAX_LEVEL, metavar="L",
+                        help=f"engine level {LEVELS[0]} (weakest) to {MAX_LEVEL} (full strength,"
+                        " the default)")
     parser.add_argument("--hash", type=positive_int, default=16, metavar="MB",
                         help="transposition table size in MB (default 16)")
     parser.add_argument("--notation", "-n", choices=("san", "uci"), default="san",

@@ -23,18 +23,20 @@ import sys
 import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import cast
 
 from rich.console import Console
 from rich.text import Text
 
 from minichess.cli.arguments import UsageError, engine_level, positive_int, positive_seconds
-from minichess.cli.play import Command, CommandError, HumanPlayer
 from minichess.cli.terminal_ui import board_text, last_move_text
-from minichess.match.specs import SPEC_HELP, begin_game, close_player, parse_player
+from minichess.game import Game
+from minichess.match.specs import SPEC_HELP, parse_player
 from minichess.move import Move
 from minichess.notation.pgn import write_pgn
 from minichess.pieces import COLOR_NAMES
-from minichess.players import Player
+from minichess.players import HumanPlayer, Player
+from minichess.players.human import Command, CommandError
 from minichess.protocols.imcs.client import (
     Chooser,
     GameReport,
@@ -49,8 +51,8 @@ from minichess.protocols.imcs.protocol import (
     DEFAULT_PORT,
     format_clock,
     format_offer_time,
-    parse_offer_time,
     read_color,
+    read_offer,
 )
 from minichess.variants import get_variant
 
@@ -191,7 +193,7 @@ def run_offer(args: argparse.Namespace) -> None:
 def run_accept(args: argparse.Namespace) -> None:
     """Accept offers and play them."""
     variant = get_variant(args.variant).name
-    color = read_color(args.color)
+    color = read_color(args.color) or "?"
 
     async def find(client: ImcsClient, number: int) -> tuple[int, GameStart, str | None]:
         loop = asyncio.get_running_loop()
@@ -295,7 +297,7 @@ def _play_session(args: argparse.Namespace, find: Finder, games: int | None = 1)
                 except _TournamentOver:
                     break
                 if player is not None:
-                    begin_game(player, variant)
+                    player.new_game(variant)
                 report = await client.play(start, chooser, variant, game_id, opponent,
                                            _show_line if args.human else None)
             finally:
@@ -310,7 +312,7 @@ def _play_session(args: argparse.Namespace, find: Finder, games: int | None = 1)
         rating = asyncio.run(session())
     finally:
         if player is not None:
-            close_player(player)
+            player.close()
     summary = _summary(reports, rating)
     print(json.dumps(summary) if args.json else _summary_line(summary))
 
@@ -406,7 +408,7 @@ class TerminalPlayer:
         board = view.board
         me = board.turn
         self.console.print(board_text(board, me))
-        last = last_move_text(view)
+        last = last_move_text(cast(Game, view))
         clocks = (f"you {format_clock(round(view.remaining(me) * 1000))},"
                   f" opponent {format_clock(round(view.remaining(not me) * 1000))}")
         self.console.print(Text(f"{last + '   ' if last else ''}{clocks}", style="cyan"))
@@ -416,7 +418,7 @@ class TerminalPlayer:
             if line is None:
                 return None
             try:
-                move = self.human.answer(line, view)
+                move = self.human.answer(line, cast(Game, view))
             except _Resign:
                 return None
             if move is not None:
@@ -468,16 +470,14 @@ def _password(args: argparse.Namespace) -> str:
     raise UsageError("give your password with --password or $IMCS_PASSWORD")
 
 
-def _offer_constraints(words: list[str]) -> tuple[str, int | None, int | None]:
+def _offer_constraints(words: list[str]) -> tuple[str, int, int]:
     """Colour and times (seconds) of an offer, read as the server reads them."""
-    color = read_color(words[0]) if words else None
-    times = [parse_offer_time(text) for text in (words[1:] if color else words)]
-    if len(times) > 2 or None in times:
+    constraints = read_offer(words)
+    if constraints is None:
         raise UsageError(f"offer: expected [W|B|?] [TIME [OPP-TIME]] (seconds or M:SS), not"
                          f" {' '.join(words)!r}")
-    seconds = [ms // 1000 for ms in times]
-    return (color or "?", seconds[0] if seconds else None,
-            seconds[1] if len(seconds) > 1 else None)
+    color, mine, theirs = constraints
+    return color, mine // 1000, theirs // 1000
 
 
 def _note(args: argparse.Namespace, text: str) -> None:

@@ -118,8 +118,9 @@ def _hash_cost(text: str) -> int:
 
 
 def _house_time(text: str) -> tuple[int, int]:
-    parts = [parse_offer_time(part) for part in text.split("/")]
-    if not 1 <= len(parts) <= 2 or None in parts:
+    texts = text.split("/")
+    parts = [ms for ms in map(parse_offer_time, texts) if ms is not None]
+    if len(texts) > 2 or len(parts) != len(texts):
         raise UsageError(f"--house-time: expected M:SS or seconds, optionally /M:SS for the"
                          f" opponent, not {text!r}")
     return parts[0], parts[-1]

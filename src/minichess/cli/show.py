@@ -10,7 +10,8 @@ from rich.console import Console
 from minichess.board import Board
 from minichess.cli.arguments import add_position_arguments, board_from_args
 from minichess.cli.terminal_ui import board_text
-from minichess.pieces import BLACK, COLOR_NAMES, FILE_NAMES, WHITE, Color, Piece
+from minichess.pieces import BLACK, COLOR_NAMES, WHITE, Color, Piece
+from minichess.squares import FILE_NAMES
 from minichess.variants import Royalty
 
 

@@ -1,8 +1,8 @@
 """What ``minichess play`` shows: the board, the clocks and the texts of its commands.
 
 Everything here is pure: functions of a game or a board that return text or a ``rich``
-renderable, so that they are tested without a terminal. The loop that reads input is in
-:mod:`minichess.cli.play`.
+renderable, so that they are tested without a terminal. The player that reads the human's
+input is :mod:`minichess.players.human`, the game loop :mod:`minichess.cli.terminal_game`.
 """
 
 from __future__ import annotations
@@ -22,18 +22,14 @@ from minichess.move import Move
 from minichess.pieces import (
     BLACK,
     COLOR_NAMES,
-    FILE_NAMES,
     PIECE_NAMES,
     WHITE,
     Color,
     Piece,
     PieceType,
-    Square,
-    parse_square,
     piece_type_from_symbol,
-    square,
-    square_name,
 )
+from minichess.squares import FILE_NAMES, Square, parse_square, square, square_name
 from minichess.variants import Royalty
 
 LIGHT_SQUARE = "#f0d9b5"
@@ -230,7 +226,7 @@ def _piece_kind(letter: str) -> PieceType:
 
 def _moves_of_kind(board: Board, kind: PieceType) -> str:
     moves = [m for m in board.legal_moves
-             if (m.drop or board.piece_at(m.from_square).piece_type) == kind]
+             if (m.drop or board.piece_type_at(m.from_square)) == kind]
     name = PIECE_NAMES[kind]
     if not moves:
         return f"No {name} of {COLOR_NAMES[board.turn]}'s can move."

@@ -35,6 +35,7 @@ from minichess.core.layout import (
     SLIDE_ORTHOGONAL,
     STM,
 )
+from minichess.core.makemove import make_move, unmake_move
 from minichess.core.movegen import (
     EVERYWHERE,
     GEN_DROPS,
@@ -49,7 +50,6 @@ from minichess.core.movegen import (
     slider_attacks,
     square_attacked,
 )
-from minichess.core.position import make_move, unmake_move
 
 
 @on_demand_kernel(INT(POSITION, TABLES, INT, INT))

@@ -53,6 +53,7 @@ from minichess.core.layout import (
     ROOK,
     STM,
 )
+from minichess.core.makemove import UNDO_HASH, play, take_back
 from minichess.core.movegen import (
     EVERYWHERE,
     GEN_ALL,
@@ -62,7 +63,6 @@ from minichess.core.movegen import (
     generate_or_count,
     in_check,
 )
-from minichess.core.position import UNDO_HASH, play, take_back
 
 ROYALTY_CAPTURE = 1
 ROYALTY_CHECK = 2
@@ -74,6 +74,19 @@ DRAW = 0
 def end_code(reason, result):
     """Pack a game end: ``reason`` (END_*) and ``result`` (-1, 0, 1) for the side to move."""
     return reason * 4 + result + 1
+
+
+@leaf_kernel
+def end_reason(code):
+    """The reason (END_*) of a game end packed by ``end_code``."""
+    return code >> 2
+
+
+@leaf_kernel
+def end_result(code):
+    """The result for the side to move (-1 loss, 0 draw, 1 win) of a game end packed by
+    ``end_code``."""
+    return (code & 3) - 1
 
 
 @leaf_kernel

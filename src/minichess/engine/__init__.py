@@ -2,6 +2,7 @@
 
 from minichess.engine.engine import (
     LEVELS,
+    MAX_LEVEL,
     Engine,
     Info,
     Limit,
@@ -9,5 +10,16 @@ from minichess.engine.engine import (
     Techniques,
     time_budget,
 )
+from minichess.engine.thread import SearchThread
 
-__all__ = ["LEVELS", "Engine", "Info", "Limit", "PlayResult", "Techniques", "time_budget"]
+__all__ = [
+    "LEVELS",
+    "MAX_LEVEL",
+    "Engine",
+    "Info",
+    "Limit",
+    "PlayResult",
+    "SearchThread",
+    "Techniques",
+    "time_budget",
+]

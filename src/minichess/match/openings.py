@@ -59,7 +59,7 @@ def balanced_openings(
         if board.is_game_over() or fen in found:
             continue
         info = engine.analyse(board, Limit(depth=SEARCH_DEPTH))
-        if info.mate is None and abs(info.score) <= max_centipawns:
+        if info.score is not None and abs(info.score) <= max_centipawns:
             found[fen] = Opening(fen, tuple(move.uci() for move in board.move_stack), info.score)
     start = Board(variant)
     return list(found.values()) or [Opening(start.fen(), (), 0)]

@@ -28,9 +28,9 @@ from minichess.errors import MinichessError
 from minichess.game import Game, TimeControl, parse_time_control
 from minichess.match.elo import EloEstimate, elo_estimate
 from minichess.match.openings import Opening, balanced_openings
-from minichess.match.specs import PlayerSpec, begin_game, close_player, parse_player
+from minichess.match.specs import PlayerSpec, parse_player
 from minichess.notation.pgn import write_pgn
-from minichess.pieces import BLACK, WHITE, Color
+from minichess.pieces import BLACK, WHITE, Color, color_name
 from minichess.players import Player
 from minichess.variants import VariantDefinition, get_variant
 
@@ -246,7 +246,7 @@ def _start_worker(specs: tuple[PlayerSpec, PlayerSpec], stop: EventType) -> None
     _worker.stop = stop
     _worker.players = [spec.create() for spec in specs]
     for player in _worker.players:
-        Finalize(player, close_player, args=(player,), exitpriority=10)
+        Finalize(player, player.close, exitpriority=10)
 
 
 def _play_game(task: _GameTask) -> GameReport:
@@ -264,6 +264,7 @@ def _play_game(task: _GameTask) -> GameReport:
     if failure is not None:
         game.headers["Forfeit"] = failure
     outcome = game.outcome()
+    assert outcome is not None, "the game was played out"
     white_score = _SCORES[outcome.result()]
     return GameReport(
         round=task.round,
@@ -281,11 +282,11 @@ def _play_out(game: Game, players: dict[Color, tuple[Player, str]]) -> str | Non
     """Play ``game`` to its end; return why a player lost by failing, if one did."""
     for color, (player, name) in players.items():
         try:
-            begin_game(player, game.variant)
+            player.new_game(game.variant)
         except MinichessError as error:
             return _forfeit(game, color, name, error, seconds=0.0)
     while not game.is_game_over():
-        if _worker.stop.is_set():
+        if _worker.stop is not None and _worker.stop.is_set():
             raise _MatchStopped
         color = game.board.turn
         player, name = players[color]
@@ -299,11 +300,12 @@ def _play_out(game: Game, players: dict[Color, tuple[Player, str]]) -> str | Non
 
 def _forfeit(game: Game, color: Color, name: str, error: Exception, seconds: float) -> str:
     """``color`` failed: it loses on time if it used more than its clock, else by forfeit."""
-    if game.clock is not None and seconds > game.remaining(color):
+    remaining = game.remaining(color)  # None without clocks
+    if remaining is not None and seconds > remaining:
         game.forfeit_on_time(color)
     else:
         game.forfeit(color)
-    side = "White" if color == WHITE else "Black"
+    side = color_name(color)
     who = side if name in str(error) else f"{side} ({name})"
     return f"{who} lost by failing: {error}"
 

@@ -2,7 +2,7 @@
 
 A player spec is one of
 
-- ``level:N``: the engine at level N (1..10);
+- ``level:N``: the engine at level N (one of ``minichess.engine.LEVELS``, 1..10);
 - ``random``: uniformly random legal moves;
 - ``greedy``: the materially best move one ply ahead;
 - ``uci:COMMAND``: an external UCI engine started with COMMAND, which may include arguments
@@ -19,9 +19,9 @@ variant's choice) and ``weights=start`` (the untuned starting weights of the eva
 ``level:10,nullmove=0`` against ``level:10``.
 
 >>> parse_player("level:10,time=0.5")
-PlayerSpec(kind='level', argument='10', time_factor=0.5)
->>> str(parse_player("uci:minichess   uci"))
-'uci:minichess uci'
+PlayerSpec(kind='level', argument='10', time_factor=0.5, engine_options=())
+>>> str(parse_player("uci:python3   -m minichess.cli.main uci"))
+'uci:python3 -m minichess.cli.main uci'
 """
 
 from __future__ import annotations
@@ -30,25 +30,26 @@ import re
 import shlex
 import shutil
 from dataclasses import dataclass
-from typing import Any
 
-from minichess.engine import LEVELS
+from minichess.engine import LEVELS, MAX_LEVEL
 from minichess.errors import MinichessError
-from minichess.game import Game, TimeControl
-from minichess.move import Move
-from minichess.pieces import Color
-from minichess.players import EnginePlayer, GreedyPlayer, Player, RandomPlayer
-from minichess.protocols.uci_client import UciPlayer
-from minichess.variants import VariantDefinition
+from minichess.players import (
+    EnginePlayer,
+    GreedyPlayer,
+    Player,
+    RandomPlayer,
+    TimeOddsPlayer,
+    UciPlayer,
+)
 
 _SPEC = re.compile(
     r"^(?P<kind>level|random|greedy|uci)(?::(?P<argument>.+?))?(?P<options>(?:,\w+=[^,]*)*)$",
     re.DOTALL,
 )
 SPEC_HELP = (
-    "level:N (N = 1..10), random, greedy or uci:COMMAND, the engine players optionally followed"
-    " by ,time=F (0 < F <= 1) to use only that share of the clock, level:N also by"
-    " ,nullmove=0|1 ,reductions=0|1 ,weights=start"
+    f"level:N (N = {LEVELS[0]}..{MAX_LEVEL}), random, greedy or uci:COMMAND, the engine players"
+    " optionally followed by ,time=F (0 < F <= 1) to use only that share of the clock, level:N"
+    " also by ,nullmove=0|1 ,reductions=0|1 ,weights=start"
 )
 _ENGINE_OPTIONS = {"nullmove": ("0", "1"), "reductions": ("0", "1"), "weights": ("start",)}
 
@@ -72,20 +73,22 @@ class PlayerSpec:
     def create(self) -> Player:
         """A new player as described (for ``uci:``, the engine starts with its first game)."""
         player: Player
-        if self.kind == "level":
-            options = dict(self.engine_options)
-            player = EnginePlayer(
-                level=int(self.argument),
-                null_move=_switch(options.get("nullmove")),
-                reductions=_switch(options.get("reductions")),
-                starting_weights=options.get("weights") == "start",
-            )
-        elif self.kind == "random":
+        if self.kind == "random":
             player = RandomPlayer()
         elif self.kind == "greedy":
             player = GreedyPlayer()
         else:
-            player = UciPlayer(self.argument)
+            assert self.argument is not None, "parse_player gives level: and uci: an argument"
+            if self.kind == "level":
+                options = dict(self.engine_options)
+                player = EnginePlayer(
+                    level=int(self.argument),
+                    null_move=_switch(options.get("nullmove")),
+                    reductions=_switch(options.get("reductions")),
+                    starting_weights=options.get("weights") == "start",
+                )
+            else:
+                player = UciPlayer(self.argument)
         if self.time_factor != 1:
             player = TimeOddsPlayer(player, self.time_factor)
         return player
@@ -131,7 +134,7 @@ def _switch(value: str | None) -> bool | None:
 def _level(text: str, argument: str | None) -> str:
     if argument is None or not argument.isdigit() or int(argument) not in LEVELS:
         raise PlayerSpecError(
-            f"bad player {text!r}: the level must be {LEVELS.start}..{LEVELS.stop - 1}"
+            f"bad player {text!r}: the level must be {LEVELS[0]}..{MAX_LEVEL}"
         )
     return str(int(argument))
 
@@ -160,62 +163,3 @@ def _time_factor(text: str, factor: str) -> float:
             f"bad player {text!r}: time={factor} must be a number above 0 and at most 1"
         )
     return value
-
-
-class TimeOddsPlayer:
-    """A player that sees its clocks (and increments) scaled by ``factor``, so that it thinks
-    with that share of the time it has."""
-
-    def __init__(self, player: Player, factor: float) -> None:
-        self.player = player
-        self.factor = factor
-        self.name = f"{player.name},time={factor:g}"
-
-    def choose_move(self, game: Game) -> Move:
-        """The player's move, chosen on scaled clocks."""
-        return self.player.choose_move(_ScaledClocks(game, self.factor))
-
-    def new_game(self, variant: VariantDefinition) -> None:
-        """Pass the start of a game on to the player."""
-        begin_game(self.player, variant)
-
-    def close(self) -> None:
-        """Release the player's resources."""
-        close_player(self.player)
-
-
-def begin_game(player: Player, variant: VariantDefinition) -> None:
-    """Prepare ``player`` for a new game of ``variant``, before its clock runs (players that
-    keep something between games have a ``new_game`` method: see ``minichess.players``)."""
-    new_game = getattr(player, "new_game", None)
-    if new_game is not None:
-        new_game(variant)
-
-
-def close_player(player: Player) -> None:
-    """Release what ``player`` holds (a UCI engine's process), if anything."""
-    close = getattr(player, "close", None)
-    if close is not None:
-        close()
-
-
-class _ScaledClocks:
-    """A view of a game whose clocks show ``factor`` times the time; all else is the game's."""
-
-    def __init__(self, game: Game, factor: float) -> None:
-        self._game = game
-        self._factor = factor
-
-    @property
-    def clock(self) -> TimeControl | None:
-        clock = self._game.clock
-        if clock is None:
-            return None
-        return TimeControl(clock.initial * self._factor, clock.increment * self._factor)
-
-    def remaining(self, color: Color) -> float | None:
-        seconds = self._game.remaining(color)
-        return None if seconds is None else seconds * self._factor
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._game, name)

@@ -7,8 +7,9 @@ the board, White's first in the order QRBN: ``.../RNQKBR[Qn] w - - 0 12``.
 from __future__ import annotations
 
 from minichess.errors import InvalidFenError
-from minichess.pieces import BISHOP, BLACK, KNIGHT, QUEEN, ROOK, WHITE, Piece, square
-from minichess.setup import Setup, validate_setup
+from minichess.pieces import BISHOP, BLACK, KNIGHT, QUEEN, ROOK, WHITE, Piece
+from minichess.position import Setup, validate_setup
+from minichess.squares import square
 from minichess.variants.definition import VariantDefinition
 
 RESERVE_ORDER = tuple(Piece(t, c) for c in (WHITE, BLACK) for t in (QUEEN, ROOK, BISHOP, KNIGHT))

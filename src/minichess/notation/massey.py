@@ -25,8 +25,9 @@ from typing import TYPE_CHECKING
 
 from minichess.errors import InvalidFenError
 from minichess.notation.fen import format_reserves, parse_reserves
-from minichess.pieces import BLACK, WHITE, Piece, Square, square
-from minichess.setup import Setup, validate_setup
+from minichess.pieces import BLACK, WHITE, Piece
+from minichess.position import Setup, validate_setup
+from minichess.squares import Square, square
 from minichess.variants import VariantDefinition, get_variant
 
 if TYPE_CHECKING:

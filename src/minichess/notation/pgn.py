@@ -185,6 +185,22 @@ def read_pgn_file(
     return read_pgn(Path(path).read_text(encoding="utf-8"), default_variant)
 
 
+def read_unfinished_game(path: str | Path) -> Game:
+    """The first game of the PGN file ``path`` (``~`` expanded), to continue it: it must still
+    go on. Raises MinichessError saying why the file cannot be continued."""
+    try:
+        games = read_pgn_file(Path(path).expanduser())
+    except (OSError, UnicodeDecodeError) as error:
+        raise MinichessError(f"cannot read {path}: {getattr(error, 'strerror', None) or error}"
+                             ) from None
+    if not games:
+        raise MinichessError(f"{path} holds no game")
+    game = games[0]
+    if game.is_game_over() or game.headers.get("Result", "*") != "*":
+        raise MinichessError(f"the game in {path} is over ({game.result()}): nothing to continue")
+    return game
+
+
 def _split_games(text: str) -> list[_GameRecord]:
     records: list[_GameRecord] = []
     current = _GameRecord()
@@ -261,7 +277,7 @@ def _replay(game: Game, move: _MoveRecord, number: int) -> None:
 def _seconds_used(game: Game, clock_after: float | None) -> float:
     """The mover's time for a move, from its clock after the move (0 when not recorded)."""
     before = game.remaining(game.board.turn)
-    if before is None or clock_after is None:
+    if before is None or game.clock is None or clock_after is None:
         return 0.0
     return max(0.0, before + game.clock.increment - clock_after)
 

@@ -8,34 +8,39 @@ in ``#`` and one that gives check in ``+``.
 
 Reading is lenient: a missing or superfluous ``x``, ``+`` or ``#``, annotations ``!`` and ``?``,
 a promotion with or without ``=`` and lower-case drop letters are all accepted.
+
+The functions take any board with the few methods of :class:`SanBoard` (a
+:class:`minichess.Board` has them), so this module does not depend on the Board, which offers
+them as ``Board.san`` and ``Board.parse_san``.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from minichess.errors import AmbiguousMoveError, IllegalMoveError, InvalidMoveError
 from minichess.move import Move
-from minichess.outcome import Termination
+from minichess.outcome import Outcome, Termination
 from minichess.pieces import (
-    COLOR_NAMES,
-    FILE_NAMES,
     PAWN,
     PIECE_NAMES,
     PIECE_SYMBOLS,
+    Color,
+    Piece,
     PieceType,
+    color_name,
+    piece_type_from_symbol,
+)
+from minichess.squares import (
+    FILE_NAMES,
     Square,
     parse_square,
-    piece_type_from_symbol,
     square_file,
     square_name,
     square_rank,
 )
-from minichess.variants.definition import Royalty
-
-if TYPE_CHECKING:
-    from minichess.board import Board
+from minichess.variants.definition import Royalty, VariantDefinition
 
 _PIECE_MOVE = re.compile(
     r"^(?P<piece>[PNBRQK])?(?P<file>[a-h])?(?P<rank>[1-8])?x?(?P<target>[a-h][1-8])"
@@ -45,7 +50,38 @@ _DROP = re.compile(r"^(?P<piece>[NBRQnbrq])@(?P<target>[a-h][1-8])$")
 _ANNOTATIONS = "+#!?"
 
 
-def move_to_san(board: Board, move: Move) -> str:
+class SanBoard(Protocol):
+    """What writing and reading SAN needs of a board."""
+
+    @property
+    def variant(self) -> VariantDefinition:
+        """The variant played."""
+
+    @property
+    def turn(self) -> Color:
+        """The side to move."""
+
+    @property
+    def legal_moves(self) -> list[Move]:
+        """The legal moves."""
+
+    def piece_at(self, sq: Square) -> Piece | None:
+        """The piece on ``sq``."""
+
+    def push(self, move: Move) -> None:
+        """Play a legal move."""
+
+    def pop(self) -> Move:
+        """Take back the last move."""
+
+    def outcome(self) -> Outcome | None:
+        """How the game has ended, or None."""
+
+    def is_check(self) -> bool:
+        """Whether the side to move is in check."""
+
+
+def move_to_san(board: SanBoard, move: Move) -> str:
     """The legal ``move`` of ``board`` in SAN; raise IllegalMoveError for an illegal move."""
     suffix = _check_suffix(board, move)
     if move.drop:
@@ -62,7 +98,7 @@ def move_to_san(board: Board, move: Move) -> str:
     return text + suffix
 
 
-def parse_san(board: Board, text: str) -> Move:
+def parse_san(board: SanBoard, text: str) -> Move:
     """The legal move of ``board`` written in SAN as ``text``.
 
     Raises InvalidMoveError for text that is no SAN, IllegalMoveError when no legal move fits
@@ -88,13 +124,13 @@ def _letter(piece_type: PieceType) -> str:
     return PIECE_SYMBOLS[piece_type].upper()
 
 
-def _moving_type(board: Board, move: Move) -> PieceType:
+def _moving_type(board: SanBoard, move: Move) -> PieceType:
     piece = board.piece_at(move.from_square)
     assert piece is not None, "a legal move starts on a piece"
     return piece.piece_type
 
 
-def _check_suffix(board: Board, move: Move) -> str:
+def _check_suffix(board: SanBoard, move: Move) -> str:
     """``#``, ``+`` or nothing; playing the move here also rejects an illegal one."""
     board.push(move)
     try:
@@ -108,7 +144,7 @@ def _check_suffix(board: Board, move: Move) -> str:
         board.pop()
 
 
-def _disambiguation(board: Board, move: Move, piece_type: PieceType) -> str:
+def _disambiguation(board: SanBoard, move: Move, piece_type: PieceType) -> str:
     rivals = {
         other.from_square
         for other in board.legal_moves
@@ -119,7 +155,7 @@ def _disambiguation(board: Board, move: Move, piece_type: PieceType) -> str:
     }
     if not rivals:
         return ""
-    file_name, rank_name = square_name(move.from_square)
+    file_name, rank_name = tuple(square_name(move.from_square))
     if all(square_file(sq) != square_file(move.from_square) for sq in rivals):
         return file_name
     if all(square_rank(sq) != square_rank(move.from_square) for sq in rivals):
@@ -127,13 +163,13 @@ def _disambiguation(board: Board, move: Move, piece_type: PieceType) -> str:
     return file_name + rank_name
 
 
-def _drop_candidates(board: Board, match: re.Match[str]) -> list[Move]:
+def _drop_candidates(board: SanBoard, match: re.Match[str]) -> list[Move]:
     piece_type = piece_type_from_symbol(match["piece"])
     target = parse_square(match["target"])
     return [m for m in board.legal_moves if m.drop == piece_type and m.to_square == target]
 
 
-def _move_candidates(board: Board, match: re.Match[str], piece_type: PieceType) -> list[Move]:
+def _move_candidates(board: SanBoard, match: re.Match[str], piece_type: PieceType) -> list[Move]:
     target = parse_square(match["target"])
     promotion = piece_type_from_symbol(match["promotion"]) if match["promotion"] else None
     return [
@@ -152,7 +188,7 @@ def _origin_fits(origin: Square, file_name: str | None, rank_name: str | None) -
     return file_fits and (rank_name is None or square_name(origin)[1] == rank_name)
 
 
-def _check_piece_in_variant(board: Board, text: str, piece_type: PieceType) -> None:
+def _check_piece_in_variant(board: SanBoard, text: str, piece_type: PieceType) -> None:
     if _letter(piece_type) not in board.variant.pieces:
         raise IllegalMoveError(
             f"{text.strip()}: {board.variant.name} has no {PIECE_NAMES[piece_type]}"
@@ -160,7 +196,7 @@ def _check_piece_in_variant(board: Board, text: str, piece_type: PieceType) -> N
         )
 
 
-def _only_candidate(board: Board, text: str, candidates: list[Move], kind: str,
+def _only_candidate(board: SanBoard, text: str, candidates: list[Move], kind: str,
                     piece_type: PieceType | None = None) -> Move:
     if len(candidates) == 1:
         return candidates[0]
@@ -170,7 +206,7 @@ def _only_candidate(board: Board, text: str, candidates: list[Move], kind: str,
     raise IllegalMoveError(_why_no_move(board, text.strip(), kind, piece_type))
 
 
-def _why_no_move(board: Board, text: str, kind: str, piece_type: PieceType | None) -> str:
+def _why_no_move(board: SanBoard, text: str, kind: str, piece_type: PieceType | None) -> str:
     outcome = board.outcome()
     if outcome is not None:
         return f"{text} is not possible: the game is over ({outcome})"
@@ -179,7 +215,7 @@ def _why_no_move(board: Board, text: str, kind: str, piece_type: PieceType | Non
     else:
         same_kind = [m for m in board.legal_moves
                      if not m.drop and _moving_type(board, m) == piece_type]
-    side = COLOR_NAMES[board.turn]
+    side = color_name(board.turn)
     if not same_kind:
         return f"{text} is illegal: {side} has no legal {kind} move here"
     listed = ", ".join(move_to_san(board, m) for m in same_kind)

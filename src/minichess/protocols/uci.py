@@ -19,13 +19,14 @@ answered with ``info string <why>``; the engine never stops because of bad input
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
 from minichess import __version__
 from minichess.board import Board
-from minichess.engine import Engine, Info, Limit
+from minichess.engine import LEVELS, MAX_LEVEL, Engine, Info, Limit
+from minichess.engine.thread import SearchThread
 from minichess.errors import MinichessError
 from minichess.variants import VARIANTS, VariantDefinition, get_variant
 
@@ -61,8 +62,8 @@ HASH = SpinOption("Hash", 16, 1, 4096)
 """Transposition table size in MB."""
 THREADS = SpinOption("Threads", 1, 1, 1)
 """The search uses one thread; the option exists because GUIs like to set it."""
-SKILL_LEVEL = SpinOption("Skill Level", 10, 1, 10)
-"""The engine level: 10 is full strength."""
+SKILL_LEVEL = SpinOption("Skill Level", MAX_LEVEL, LEVELS[0], MAX_LEVEL)
+"""The engine level: the highest is full strength."""
 MOVE_OVERHEAD = SpinOption("Move Overhead", 50, 0, 5000)
 """Milliseconds kept back from the clock for process and network latency."""
 SPIN_OPTIONS = (HASH, THREADS, SKILL_LEVEL, MOVE_OVERHEAD)
@@ -144,73 +145,6 @@ def info_line(info: Info) -> str:
     pv = " ".join(move.uci() for move in info.pv)
     return (f"info depth {info.depth} seldepth {info.seldepth} score {score}"
             f" nodes {info.nodes} nps {info.nps} time {round(info.time * 1000)} pv {pv}")
-
-
-class SearchThread:
-    """One engine search in a background thread (the UCI engine's, and ``minichess analyse``'s).
-
-    ``on_info`` gets each completed depth and ``on_end`` the finished search (both are called
-    in the search thread). With ``until_stopped`` a search that ends by itself (say on finding a
-    forced win) waits for :meth:`stop` before its end is reported, as UCI's ``go infinite``
-    requires. :attr:`finished` is set just before ``on_end`` is called.
-    """
-
-    def __init__(
-        self,
-        engine: Engine,
-        board: Board,
-        limit: Limit,
-        on_info: Callable[[Info], None],
-        on_end: Callable[[SearchThread], None],
-        until_stopped: bool = False,
-        playing: bool = False,
-    ) -> None:
-        self.engine = engine
-        self.last: Info | None = None
-        """The deepest completed depth so far."""
-        self.error: Exception | None = None
-        """Why the search failed, if it did."""
-        self.finished = threading.Event()
-        self._stop_requested = threading.Event()
-        iterations: Iterator[Info] = iter(())
-        try:  # set up here, so that a stop right after this is not lost
-            iterations = engine.iter_analysis(board, limit, playing)
-        except Exception as error:  # reported through on_end: a GUI always gets its bestmove
-            self.error = error
-        self._thread = threading.Thread(
-            target=self._run, args=(iterations, on_info, on_end, until_stopped), daemon=True
-        )
-        self._thread.start()
-
-    def _run(
-        self,
-        iterations: Iterator[Info],
-        on_info: Callable[[Info], None],
-        on_end: Callable[[SearchThread], None],
-        until_stopped: bool,
-    ) -> None:
-        try:
-            for info in iterations:
-                self.last = info
-                on_info(info)
-                if self._stop_requested.is_set():
-                    break
-        except Exception as error:  # reported through on_end: a GUI always gets its bestmove
-            self.error = error
-        if until_stopped:
-            self._stop_requested.wait()
-        self.finished.set()
-        on_end(self)
-
-    def stop(self) -> None:
-        """End the search at once and wait until its end has been reported."""
-        self._stop_requested.set()
-        self.engine.stop()
-        self.join()
-
-    def join(self) -> None:
-        """Wait for the search thread to end (interruptible by Ctrl-C in the main thread)."""
-        self._thread.join()
 
 
 class UciEngine:

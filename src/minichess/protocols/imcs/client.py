@@ -26,7 +26,7 @@ import random
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from minichess.board import Board
 from minichess.errors import MinichessError
@@ -180,7 +180,7 @@ def player_chooser(player: Player) -> Chooser:
     the interpreter, so the connection stays served meanwhile)."""
 
     async def choose(view: ServerClocks) -> Move | None:
-        return await asyncio.to_thread(player.choose_move, view)
+        return await asyncio.to_thread(player.choose_move, cast(Game, view))
 
     return choose
 

@@ -20,6 +20,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from minichess.board import Board
 from minichess.move import Move
@@ -34,6 +35,7 @@ from minichess.protocols.imcs.protocol import (
     TIME,
     IllegalMove,
     InvalidMove,
+    MoveInput,
     OverlongLine,
     Resign,
     color_letter,
@@ -183,6 +185,7 @@ class LiveGame:
             return self._loss(color, TIME)
         if line is EOF:
             return self._loss(color, DISCONNECT)
+        answer: MoveInput
         if isinstance(line, OverlongLine):
             answer = InvalidMove(line.head.decode("utf-8", "surrogateescape"))
         else:
@@ -226,7 +229,7 @@ class LiveGame:
             while True:
                 if other.gone:
                     return OPPONENT_GONE
-                watched = {line}
+                watched: set[asyncio.Future[Any]] = {line}
                 watch = None if other.eof.is_set() else asyncio.ensure_future(other.eof.wait())
                 if watch is not None:
                     watched.add(watch)
@@ -273,10 +276,10 @@ class LiveGame:
         return lines
 
     def _publish_end(self, row: GameRow, lines: tuple[str, ...]) -> None:
-        white_rating = row.white_rating + (row.white_change or 0)
-        black_rating = row.black_rating + (row.black_change or 0)
-        self.feed.publish(GameEnded(self.id, row.result, row.termination, row.reason, lines,
-                                    white_rating, black_rating))
+        white_rating = (row.white_rating or 0) + (row.white_change or 0)
+        black_rating = (row.black_rating or 0) + (row.black_change or 0)
+        self.feed.publish(GameEnded(self.id, row.result or "*", row.termination or "",
+                                    row.reason or "", lines, white_rating, black_rating))
         if row.white_change or row.black_change:
             self.feed.publish(RatingsChanged(row.variant, {row.white: white_rating,
                                                            row.black: black_rating}))

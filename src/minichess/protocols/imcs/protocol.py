@@ -226,6 +226,22 @@ def read_color(text: str) -> str | None:
     return _COLORS.get(text)
 
 
+def read_offer(args: list[str]) -> tuple[str, int, int] | None:
+    """The colour and both times (milliseconds) of an offer's words ``[W|B|?] [T1 [T2]]``, as
+    the original reads them (defaults: ``?``, 5:00, T2 = T1); None if they are not an offer's.
+
+    >>> read_offer(["b", "90"]), read_offer([]), read_offer(["x"])
+    (('B', 90000, 90000), ('?', 300000, 300000), None)
+    """
+    color = read_color(args[0]) if args else None
+    texts = args[1:] if color is not None else args
+    times = [time for time in map(parse_offer_time, texts) if time is not None]
+    if len(texts) > 2 or len(times) != len(texts):
+        return None
+    mine = times[0] if times else DEFAULT_TIME_MS
+    return color or "?", mine, times[1] if len(times) == 2 else mine
+
+
 def color_letter(color: Color) -> str:
     """``W`` or ``B``."""
     return "W" if color == WHITE else "B"

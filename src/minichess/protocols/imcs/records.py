@@ -69,7 +69,7 @@ def _headers(row: GameRow, store: Store, site: str) -> dict[str, str]:
 
 
 def _end(game: Game, row: GameRow) -> None:
-    if row.result is None or game.is_game_over():
+    if row.result is None or row.termination is None or game.is_game_over():
         return
     end = _ENDINGS.get(row.termination)
     if end is not None and row.result in ("1-0", "0-1"):

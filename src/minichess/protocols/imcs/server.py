@@ -26,6 +26,7 @@ from pathlib import Path
 from minichess.protocols.imcs.connection import Connection
 from minichess.protocols.imcs.feed import Feed
 from minichess.protocols.imcs.games import LiveGame, Seat, Timing
+from minichess.protocols.imcs.house import HouseBot
 from minichess.protocols.imcs.passwords import (
     DEFAULT_COST,
     HashCost,
@@ -36,6 +37,7 @@ from minichess.protocols.imcs.passwords import (
 from minichess.protocols.imcs.protocol import DEFAULT_PORT, format_offer_time
 from minichess.protocols.imcs.records import game_pgn
 from minichess.protocols.imcs.store import GameRow, Store
+from minichess.protocols.imcs.tournaments import Director
 from minichess.variants import VariantDefinition
 
 log = logging.getLogger("minichess.imcs")
@@ -113,7 +115,7 @@ class ImcsServer:
     def __init__(self, config: ServerConfig | None = None) -> None:
         self.config = config or ServerConfig()
         self.feed = Feed()
-        self.store: Store | None = None
+        self._store: Store | None = None
         self.entries: dict[int, Offer | LiveGame] = {}
         """Open offers and games in progress by id, in the order ``list`` shows them."""
         self.sessions: set = set()
@@ -128,17 +130,15 @@ class ImcsServer:
                                            thread_name_prefix="imcs-hash")
         self._key_locks: dict[str, tuple[asyncio.Lock, int]] = {}
         self._stopped = asyncio.Event()
-        self._house: list = []
-        self.director = None
+        self._house: list[HouseBot] = []
+        self.director = Director(self)
 
     # --- life ---------------------------------------------------------------------------------
 
     async def start(self) -> None:
         """Open the database (recording games a crash interrupted as aborted), listen, and
         start the house bots and the tournaments in progress."""
-        from minichess.protocols.imcs.tournaments import Director
-
-        self.store = Store(self.config.db or default_db_path())
+        self._store = Store(self.config.db or default_db_path())
         aborted = self.store.abort_unfinished("server stopped during the game")
         if aborted:
             log.warning("games in progress at the last stop recorded as aborted: %s",
@@ -148,9 +148,15 @@ class ImcsServer:
         self.host, self.port = self._server.sockets[0].getsockname()[:2]
         log.info("IMCS server listening on %s:%d (database %s)", self.host, self.port,
                  self.store.path)
-        self.director = Director(self)
         self.director.load()
         await self._start_house_bots()
+
+    @property
+    def store(self) -> Store:
+        """The server's storage (once started)."""
+        if self._store is None:
+            raise RuntimeError("the server has not been started")
+        return self._store
 
     async def serve_forever(self) -> None:
         """Wait until the server has stopped (by :meth:`stop` or the ``stop`` command)."""
@@ -170,8 +176,7 @@ class ImcsServer:
             bot.stop()
         for offer in self.offers():
             self.withdraw(offer)
-        if self.director is not None:
-            self.director.stop()
+        self.director.stop()
         games = [entry.task for entry in self.entries.values()
                  if isinstance(entry, LiveGame) and entry.task is not None]
         if games:
@@ -291,7 +296,9 @@ class ImcsServer:
     def add_offer(self, offer: Offer) -> None:
         """Open ``offer``: listed, unless a tournament game of its player takes it."""
         self.entries[offer.id] = offer
-        if self.director is not None:
+        if self.stopping:
+            self.withdraw(offer)
+        else:
             self.director.offer_made(offer)
 
     def withdraw(self, offer: Offer) -> None:
@@ -300,8 +307,7 @@ class ImcsServer:
         if offer.taken:
             return
         self.entries.pop(offer.id, None)
-        if self.director is not None:
-            self.director.offer_withdrawn(offer)
+        self.director.offer_withdrawn(offer)
         if not offer.answer.done():
             offer.answer.set_result(COUNTERMANDED)
 
@@ -345,8 +351,6 @@ class ImcsServer:
     # --- house bots ---------------------------------------------------------------------------
 
     async def _start_house_bots(self) -> None:
-        from minichess.protocols.imcs.house import HouseBot
-
         for level in self.config.house_bots:
             name = f"house-{level}"
             password = secrets.token_urlsafe(16)

@@ -25,7 +25,6 @@ from minichess.protocols.imcs.protocol import (
     ADMIN_COMMANDS,
     BASE_RATING,
     COMMAND_SPECS,
-    DEFAULT_TIME_MS,
     GREETING,
     OverlongLine,
     decode,
@@ -33,8 +32,8 @@ from minichess.protocols.imcs.protocol import (
     format_offer_time,
     help_lines,
     multiline,
-    parse_offer_time,
     read_color,
+    read_offer,
     words,
 )
 from minichess.protocols.imcs.server import COUNTERMANDED, ImcsServer, Offer
@@ -61,14 +60,15 @@ class Session:
         self.finished = False
         """The connection was handed to a game, or closed."""
         self._handlers = {
-            "help": self.help, "quit": self.quit, "me": self.me, "register": self.register,
-            "password": self.password, "list": self.list, "ratings": self.ratings,
-            "offer": self.offer, "accept": self.accept, "clean": self.clean,
-            "rerate": self.rerate, "observe": self.observe, "games": self.games,
-            "history": self.history, "pgn": self.pgn, "tournaments": self.tournaments,
-            "join": self.join, "leave": self.leave, "standings": self.standings,
-            "pairings": self.pairings, "stop": self.stop, "resetpass": self.resetpass,
-            "tournament": self.tournament,
+            "help": self.cmd_help, "quit": self.cmd_quit, "me": self.cmd_me,
+            "register": self.cmd_register,
+            "password": self.cmd_password, "list": self.cmd_list, "ratings": self.cmd_ratings,
+            "offer": self.cmd_offer, "accept": self.cmd_accept, "clean": self.cmd_clean,
+            "rerate": self.cmd_rerate, "observe": self.cmd_observe, "games": self.cmd_games,
+            "history": self.cmd_history, "pgn": self.cmd_pgn, "tournaments": self.cmd_tournaments,
+            "join": self.cmd_join, "leave": self.cmd_leave, "standings": self.cmd_standings,
+            "pairings": self.cmd_pairings, "stop": self.cmd_stop, "resetpass": self.cmd_resetpass,
+            "tournament": self.cmd_tournament,
         }
 
     @property
@@ -96,6 +96,8 @@ class Session:
 
     async def handle(self, line: Line) -> None:
         """Answer one line."""
+        if line is None:
+            return
         if isinstance(line, OverlongLine):
             first = words(decode(line.head))[:1]
             spec = COMMAND_SPECS.get(first[0]) if first else None
@@ -120,20 +122,20 @@ class Session:
 
     # --- the original commands ----------------------------------------------------------------
 
-    async def help(self, args: list[str]) -> None:
+    async def cmd_help(self, args: list[str]) -> None:
         """``help``."""
         if args:
             return await self.usage("help")
         await self.send(*help_lines(self.admin), ".")
 
-    async def quit(self, args: list[str]) -> None:
+    async def cmd_quit(self, args: list[str]) -> None:
         """``quit``."""
         if args:
             return await self.usage("quit")
         await self.send("200 Goodbye")
         self.finished = True
 
-    async def me(self, args: list[str]) -> None:
+    async def cmd_me(self, args: list[str]) -> None:
         """``me NAME PASSWORD``."""
         if len(args) != 2:
             return await self.usage("me")
@@ -147,7 +149,7 @@ class Session:
             self.name = name
             await self.send(f"201 hello {name}")
 
-    async def register(self, args: list[str]) -> None:
+    async def cmd_register(self, args: list[str]) -> None:
         """``register NAME PASSWORD``."""
         if len(args) != 2:
             return await self.usage("register")
@@ -165,7 +167,7 @@ class Session:
         log.info("%s registered %s", self.conn.peer, name)
         await self.send(f"202 hello new user {name}")
 
-    async def password(self, args: list[str]) -> None:
+    async def cmd_password(self, args: list[str]) -> None:
         """``password PASSWORD``."""
         if len(args) != 1:
             return await self.usage("password")
@@ -177,7 +179,7 @@ class Session:
             return await self.send("500 you do not exist: go away")
         await self.send(f"203 password change for user {self.name}")
 
-    async def list(self, args: list[str]) -> None:
+    async def cmd_list(self, args: list[str]) -> None:
         """``list``; ``list all`` and ``list variant=V`` also show offers of other variants."""
         every, variant = False, None
         if args == ["all"]:
@@ -211,7 +213,7 @@ class Session:
         black = self.store.rating(game.black.name, variant)
         return f" {game.id} {game.white.name} {game.black.name} ({white}/{black})  [in-progress]"
 
-    async def ratings(self, args: list[str]) -> None:
+    async def cmd_ratings(self, args: list[str]) -> None:
         """``ratings`` (top 10 plus one's own); ``ratings variant=V``."""
         variant_name = DEFAULT_VARIANT
         if len(args) == 1 and args[0].startswith("variant="):
@@ -228,26 +230,19 @@ class Session:
             shown += own or [(self.name, self.store.rating(self.name, variant_name))]
         await self.send("212 ratings", *(f" {name} {rating}" for name, rating in shown), ".")
 
-    async def offer(self, args: list[str]) -> None:
+    async def cmd_offer(self, args: list[str]) -> None:
         """``offer [W|B|?] [MY-TIME [OPPONENT-TIME]] [variant=V]``: wait for an accepter."""
         named = [arg for arg in args if arg.startswith("variant=")]
-        args = [arg for arg in args if not arg.startswith("variant=")]
-        color = read_color(args[0]) if args else None
-        times_text = args[1:] if color is not None else args
-        times = [parse_offer_time(text) for text in times_text]
-        if len(times) > 2 or None in times or len(named) > 1:
+        constraints = read_offer([arg for arg in args if not arg.startswith("variant=")])
+        if constraints is None or len(named) > 1:
             return await self.usage("offer")
-        variant = get_variant(DEFAULT_VARIANT)
-        if named:
-            variant = await self._variant(named[0], "offer")
-            if variant is None:
-                return None
+        variant = await self._variant(named[0], "offer") if named else get_variant(
+            DEFAULT_VARIANT)
+        if variant is None:
+            return None
         if self.name is None:
             return await self.send("404 must set name first using me command")
-        mine = times[0] if times else DEFAULT_TIME_MS
-        theirs = times[1] if len(times) == 2 else mine
-        offer = Offer(self.store.next_id(), self.name, color or "?", mine, theirs, variant,
-                      self.conn)
+        offer = Offer(self.store.next_id(), self.name, *constraints, variant, self.conn)
         await self.send(f"103 {offer.id} game waiting for offer acceptance")
         self.server.add_offer(offer)
         answer = await self._wait_for_answer(offer)
@@ -273,10 +268,11 @@ class Session:
     async def _play(self, game: LiveGame) -> None:
         """Hand the connection to ``game`` and wait for its end."""
         self.finished = True
-        with contextlib.suppress(Exception, asyncio.CancelledError):
-            await asyncio.shield(game.task)
+        if game.task is not None:
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await asyncio.shield(game.task)
 
-    async def accept(self, args: list[str]) -> None:
+    async def cmd_accept(self, args: list[str]) -> None:
         """``accept ID [W|B|?] [variant=V]``."""
         named = [arg for arg in args if arg.startswith("variant=")]
         args = [arg for arg in args if not arg.startswith("variant=")]
@@ -314,7 +310,7 @@ class Session:
                                             (offer,))
         await self._play(game)
 
-    async def clean(self, args: list[str]) -> None:
+    async def cmd_clean(self, args: list[str]) -> None:
         """``clean``: countermand all my offers."""
         if args:
             return await self.usage("clean")
@@ -322,7 +318,7 @@ class Session:
             return await self.send("406 must set name first using me command")
         await self.send(f"204 {self.server.clean(self.name)} games cleaned")
 
-    async def rerate(self, args: list[str]) -> None:
+    async def cmd_rerate(self, args: list[str]) -> None:
         """``rerate``: back to the starting rating (in every variant)."""
         if args:
             return await self.usage("rerate")
@@ -334,7 +330,7 @@ class Session:
 
     # --- observing and history ----------------------------------------------------------------
 
-    async def observe(self, args: list[str]) -> None:
+    async def cmd_observe(self, args: list[str]) -> None:
         """``observe ID``: the game's moves as they come, until it ends or the client sends a
         line."""
         if len(args) != 1:
@@ -380,7 +376,7 @@ class Session:
         else:
             await self.handle(line)
 
-    async def games(self, args: list[str]) -> None:
+    async def cmd_games(self, args: list[str]) -> None:
         """``games [COUNT]``: the latest finished games."""
         count = _count(args)
         if count is None:
@@ -388,7 +384,7 @@ class Session:
         rows = self.store.finished_games(count)
         await self.send(*multiline(f"213 {len(rows)} finished games", map(_history_line, rows)))
 
-    async def history(self, args: list[str]) -> None:
+    async def cmd_history(self, args: list[str]) -> None:
         """``history NAME [COUNT]``: a player's latest finished games."""
         count = _count(args[1:]) if args else None
         if count is None:
@@ -399,7 +395,7 @@ class Session:
         await self.send(*multiline(f"216 {len(rows)} finished games of {args[0]}",
                                    map(_history_line, rows)))
 
-    async def pgn(self, args: list[str]) -> None:
+    async def cmd_pgn(self, args: list[str]) -> None:
         """``pgn ID``: a game (finished or in progress) as PGN."""
         if len(args) != 1:
             return await self.usage("pgn")
@@ -413,17 +409,17 @@ class Session:
 
     # --- tournaments --------------------------------------------------------------------------
 
-    async def tournaments(self, args: list[str]) -> None:
+    async def cmd_tournaments(self, args: list[str]) -> None:
         """``tournaments``."""
         if args:
             return await self.usage("tournaments")
         await self.send(*self.server.director.listing())
 
-    async def join(self, args: list[str]) -> None:
+    async def cmd_join(self, args: list[str]) -> None:
         """``join ID``."""
         await self._entry(args, "join")
 
-    async def leave(self, args: list[str]) -> None:
+    async def cmd_leave(self, args: list[str]) -> None:
         """``leave ID``."""
         await self._entry(args, "leave")
 
@@ -439,7 +435,7 @@ class Session:
         action = director.join if command == "join" else director.leave
         await self.send(action(tournament_id, self.name))
 
-    async def standings(self, args: list[str]) -> None:
+    async def cmd_standings(self, args: list[str]) -> None:
         """``standings [ID]``."""
         if len(args) > 1:
             return await self.usage("standings")
@@ -448,16 +444,16 @@ class Session:
             return await self.send("407 bad game id")
         await self.send(*self.server.director.standings(tournament_id))
 
-    async def pairings(self, args: list[str]) -> None:
+    async def cmd_pairings(self, args: list[str]) -> None:
         """``pairings ID [ROUND]``."""
-        numbers = [_game_id(arg) for arg in args]
-        if not 1 <= len(args) <= 2 or None in numbers:
+        numbers = [number for number in map(_game_id, args) if number is not None]
+        if not 1 <= len(args) <= 2 or len(numbers) != len(args):
             return await self.usage("pairings")
         await self.send(*self.server.director.pairings(*numbers))
 
     # --- administration -----------------------------------------------------------------------
 
-    async def stop(self, args: list[str]) -> None:
+    async def cmd_stop(self, args: list[str]) -> None:
         """``stop [SECONDS]``: stop the server."""
         if len(args) > 1 or (args and not (args[0].isascii() and args[0].isdigit())):
             return await self.usage("stop")
@@ -466,7 +462,7 @@ class Session:
         await self.server.stop(int(args[0]) if args else None, notify=self.conn)
         self.finished = True
 
-    async def resetpass(self, args: list[str]) -> None:
+    async def cmd_resetpass(self, args: list[str]) -> None:
         """``resetpass NAME PASSWORD``."""
         if len(args) != 2:
             return await self.usage("resetpass")
@@ -478,7 +474,7 @@ class Session:
         log.info("%s reset the password of %s", self.name, name)
         await self.send(f"207 password for {name} is {password}")
 
-    async def tournament(self, args: list[str]) -> None:
+    async def cmd_tournament(self, args: list[str]) -> None:
         """``tournament new|add|start|cancel ...``."""
         reply = await self.server.director.command(args)
         await self.send(*(reply or [COMMAND_SPECS["tournament"].usage_error()]))

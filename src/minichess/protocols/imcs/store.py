@@ -367,7 +367,9 @@ class Store:
                 " grace, status, created) VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?)",
                 (name, format, variant, rounds, white_ms, black_ms, grace, time.time()))
             tournament_id = cursor.lastrowid
-        return self.tournament(tournament_id)
+        tournament = self.tournament(tournament_id or 0)
+        assert tournament is not None
+        return tournament
 
     def tournament(self, tournament_id: int) -> TournamentRow | None:
         """The tournament ``tournament_id``; None if there is none."""

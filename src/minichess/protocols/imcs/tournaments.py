@@ -143,6 +143,7 @@ class Director:
     # --- rounds -------------------------------------------------------------------------------
 
     def _add_due(self, tournament: TournamentRow, row: PairingRow, game_id: int) -> None:
+        assert row.black is not None, "a bye is not a game"
         board = DueBoard(tournament, row.round, row.board, row.white, row.black, game_id)
         for name in (row.white, row.black):
             self._due[name] = board
@@ -178,7 +179,7 @@ class Director:
                     (black.conn, start_line("B", black.clock_ms, white.clock_ms))]
         await self.server.start_game(board.game_id, get_variant(tournament.variant), white,
                                      black, announce, offers, tournament.id, board.round,
-                                     on_end=lambda row: self._settle(board, row.result))
+                                     on_end=lambda row: self._settle(board, row.result or "*"))
 
     def _settle(self, board: DueBoard, result: str) -> None:
         tournament = self.store.tournament(board.tournament.id)

@@ -28,13 +28,13 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from types import TracebackType
 from typing import IO
 
 from minichess.errors import MinichessError
 from minichess.game import Game
 from minichess.move import Move
 from minichess.pieces import BLACK, WHITE
+from minichess.players.base import Player
 from minichess.variants import VariantDefinition, get_variant
 
 STDERR_LINES_KEPT = 5
@@ -50,8 +50,8 @@ class UciTimeoutError(UciEngineError):
     """The external engine did not answer in time."""
 
 
-class UciPlayer:
-    """An external UCI engine as a :class:`~minichess.players.Player`.
+class UciPlayer(Player):
+    """An external UCI engine as a player.
 
     ``command`` is the program with its arguments, as a list or as one shell-like string
     (``"minichess uci"``, ``'"/opt/my engine/run" --fast'``). ``move_time`` is the seconds per
@@ -116,16 +116,18 @@ class UciPlayer:
         if self._process is not None:
             return
         try:
-            self._process = subprocess.Popen(
+            process = subprocess.Popen(
                 self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, text=True, bufsize=1,
             )
         except OSError as error:
             raise UciEngineError(f"cannot start {self.name}: {error.strerror or error}") from None
+        assert process.stdout is not None and process.stderr is not None, "opened as pipes"
+        self._process = process
         self._lines = queue.Queue()
         self._stderr.clear()
-        _read_lines_in_background(self._process.stdout, self._lines.put, self._lines.put)
-        self._stderr_reader = _read_lines_in_background(self._process.stderr, self._stderr.append)
+        _read_lines_in_background(process.stdout, self._lines.put, self._lines.put)
+        self._stderr_reader = _read_lines_in_background(process.stderr, self._stderr.append)
         self._send("uci")
         self._read_until("uciok", self.startup_timeout, self._read_identity)
         self._synchronize(self.startup_timeout)
@@ -136,6 +138,7 @@ class UciPlayer:
         self._variant = None
         if process is None:
             return
+        assert process.stdin is not None, "opened as a pipe"
         try:
             process.stdin.write("quit\n")
             process.stdin.flush()
@@ -144,20 +147,10 @@ class UciPlayer:
             process.kill()
             process.wait()
 
-    def __enter__(self) -> UciPlayer:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
-
     # --- the protocol ---------------------------------------------------------------------------
 
     def _send(self, command: str) -> None:
+        assert self._process is not None and self._process.stdin is not None, "started"
         try:
             self._process.stdin.write(command + "\n")
             self._process.stdin.flush()
@@ -217,18 +210,18 @@ class UciPlayer:
         )
 
     def _go_command(self, game: Game) -> str:
-        if game.clock is None:
+        white, black = game.remaining(WHITE), game.remaining(BLACK)
+        if game.clock is None or white is None or black is None:
             return f"go movetime {_milliseconds(self.move_time)}"
         increment = _milliseconds(game.clock.increment, least=0)
         return (
-            f"go wtime {_milliseconds(game.remaining(WHITE))}"
-            f" btime {_milliseconds(game.remaining(BLACK))}"
+            f"go wtime {_milliseconds(white)} btime {_milliseconds(black)}"
             f" winc {increment} binc {increment}"
         )
 
     def _move_timeout(self, game: Game) -> float:
-        budget = self.move_time if game.clock is None else game.remaining(game.board.turn)
-        return budget + self.grace
+        remaining = game.remaining(game.board.turn)
+        return (self.move_time if remaining is None else remaining) + self.grace
 
     def _abandon_search(self) -> None:
         """After a timeout: stop the search, or end the process if it does not stop."""
@@ -253,6 +246,7 @@ class UciPlayer:
         """The error for an engine that stopped working; forgets the process."""
         process, self._process = self._process, None
         self._variant = None
+        assert process is not None and self._stderr_reader is not None, "started"
         try:
             status = process.wait(timeout=1)
         except subprocess.TimeoutExpired:

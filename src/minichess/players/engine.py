@@ -1,65 +1,19 @@
-"""Players: anything that chooses a move in a game, so that any two can play each other.
-
-A player has a ``name`` and one method, ``choose_move(game)``; it reads the position and the
-clocks from the :class:`~minichess.game.Game` and returns a legal move. A player that keeps
-something between games may also have ``new_game(variant)`` (called before each game, before
-its clock runs) and ``close()`` (called when it is no longer needed). The human player is in
-``minichess.cli.play``, the external UCI engine in ``minichess.protocols.uci_client``.
-"""
+"""The engine as a player."""
 
 from __future__ import annotations
 
-import random
 from dataclasses import replace
-from typing import Protocol, runtime_checkable
 
-from minichess.engine import Engine, Limit, Techniques
-from minichess.engine.opponent import materially_best_moves
-from minichess.engine.weights import starting_weights, variant_weights
+from minichess.engine import MAX_LEVEL, Engine, Limit, Techniques
+from minichess.engine.weights import starting_weights
 from minichess.game import Game
 from minichess.move import Move
 from minichess.pieces import BLACK, WHITE
+from minichess.players.base import Player
 from minichess.variants import VariantDefinition
 
 
-@runtime_checkable
-class Player(Protocol):
-    """Something that chooses moves."""
-
-    name: str
-
-    def choose_move(self, game: Game) -> Move:
-        """A legal move for the side to move in ``game``."""
-        ...
-
-
-class RandomPlayer:
-    """Plays a uniformly random legal move (reproducible with a ``seed``)."""
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.name = "random"
-        self._random = random.Random(seed)
-
-    def choose_move(self, game: Game) -> Move:
-        """A random legal move."""
-        return self._random.choice(game.board.legal_moves)
-
-
-class GreedyPlayer:
-    """Plays the move that leaves it the best material balance one ply ahead (by the variant's
-    material weights, so in antichess it gives material away); ties are broken at random."""
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.name = "greedy"
-        self._random = random.Random(seed)
-
-    def choose_move(self, game: Game) -> Move:
-        """The materially best move, or a random one among equals."""
-        board = game.board
-        return self._random.choice(materially_best_moves(board, variant_weights(board.variant)))
-
-
-class EnginePlayer:
+class EnginePlayer(Player):
     """The engine at a ``level``; it uses the game's clocks when there are any, else
     ``limit`` (by default a tenth of a second per move).
 
@@ -67,7 +21,7 @@ class EnginePlayer:
     variant's choice) and ``starting_weights`` plays with the untuned evaluation: for measuring
     what each is worth by matches."""
 
-    def __init__(self, level: int = 10, limit: Limit | None = None, seed: int | None = None,
+    def __init__(self, level: int = MAX_LEVEL, limit: Limit | None = None, seed: int | None = None,
                  hash_mb: int = 16, null_move: bool | None = None,
                  reductions: bool | None = None, starting_weights: bool = False) -> None:
         self.name = f"level:{level}"

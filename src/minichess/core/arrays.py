@@ -1,11 +1,12 @@
-"""Build the compiled core's position array from a plain description of a position."""
+"""Build the compiled core's arrays: a position array from a plain description of a position,
+and an undo stack."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from minichess.core import layout as L
-from minichess.core.position import UNDO_FIELDS, compute_hash
+from minichess.core.makemove import UNDO_FIELDS, compute_hash
 
 
 def new_position(
@@ -33,5 +34,5 @@ def new_position(
 
 
 def new_undo_stack(capacity: int) -> np.ndarray:
-    """Room for ``capacity`` moves of undo data (see ``position.py``)."""
+    """Room for ``capacity`` moves of undo data (see ``makemove.py``)."""
     return np.zeros((capacity, UNDO_FIELDS), dtype=np.int64)
