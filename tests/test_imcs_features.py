@@ -33,6 +33,9 @@ def test_observe_a_game_and_stop_observing():
             assert await watcher.ask("observe") == "409 observe: usage: observe <game-id>"
             assert await watcher.ask("observe x") == "407 bad game id"
             assert await watcher.ask("observe 99") == "408 no such game"
+            [live] = server.live_games()
+            snapshot = json.loads(json.dumps(live.to_dict()))
+            assert (snapshot["white"], snapshot["moves"], snapshot["turn"]) == ("alice", [], "W")
             await watcher.send(f"observe {game_id}")
             assert [await watcher.line() for _ in range(4)] == [
                 f"214 observing game {game_id}: alice bob minitchess", "", START_STATE,
@@ -49,7 +52,8 @@ def test_observe_a_game_and_stop_observing():
             await watcher.rows()
             await watcher.send(f"observe {game_id}")
             assert (await watcher.line()).startswith("214 ")
-            [await watcher.line() for _ in range(3)]
+            for _ in range(3):
+                await watcher.line()
             await black.prompt()
             await black.send("resign")
             assert await watcher.line() == "= W wins on opponent resignation"
@@ -74,6 +78,7 @@ def test_the_feed_tells_a_subscriber_everything_about_a_game():
             moves = [event for event in seen if isinstance(event, MovePlayed)]
             assert [m.move for m in moves] == ["a2-a3", "b5-b4", "a3-b4", "a5-b4", "a1-a6"]
             assert [m.san for m in moves] == ["a3", "b4", "axb4", "axb4", "Rxa6"]
+            assert server.live_games() == []
             ended = next(event for event in seen if isinstance(event, GameEnded))
             assert (ended.game_id, ended.result, ended.termination) == (game_id, "1-0",
                                                                          "king capture")
@@ -166,3 +171,70 @@ def test_a_house_bot_keeps_an_offer_open_and_plays():
             assert offers[0].name == "house-1" and offers[0].id > offer.id
 
     run(scenario(), timeout=120)
+
+
+def test_variant_lists_and_ratings_and_a_game_against_oneself():
+    async def scenario():
+        async with running() as server:
+            alice = await Peer.logged_in(server.port, "alice")
+            other = await Peer.logged_in(server.port, "alice")
+            assert await alice.ask("offer ? 60 variant=chess36") == (
+                "103 1 game waiting for offer acceptance")
+            assert await other.ask("offer variant=nonsense") == (
+                "409 offer: no variant named 'nonsense'")
+            assert await other.ask("list variant=6x6") == "211 1 available games"
+            assert await other.rows() == [" 1 alice ? 1:00 1:00 1000 [offer] variant=chess36"]
+            assert await other.ask("list variant=csc111") == "211 0 available games"
+            await other.rows()
+            assert (await other.ask("accept 1 variant=chess36")).startswith("10")
+            assert (await alice.line()).startswith("10")
+            for peer in (alice, other):
+                peer.close()
+            for _ in range(100):
+                if not server.live_games():
+                    break
+                await asyncio.sleep(0.02)
+            row = server.store.game(1)
+            assert (row.white, row.black, row.white_change) == ("alice", "alice", 0)
+            peer = await Peer.logged_in(server.port, "alice")
+            assert await peer.ask("ratings variant=chess36") == "212 ratings"
+            assert await peer.rows() == [" alice 1000"]
+
+    run(scenario())
+
+
+def test_a_full_server_says_so_and_keeps_serving_the_others():
+    async def scenario():
+        async with running(max_connections=3) as server:
+            peers = [await Peer.open(server.port) for _ in range(3)]
+            full = await Peer.open(server.port, greeting=False)
+            assert await full.closed() == b"503 server busy, come back later\r\n"
+            assert await peers[0].ask("list") == "211 0 available games"
+
+    run(scenario())
+
+
+def test_a_tournament_can_be_cancelled_and_frees_its_players():
+    async def scenario():
+        async with running(admins=("root",)) as server:
+            admin = await Peer.logged_in(server.port, "root")
+            assert await admin.ask("tournament new swiss 3 60") == (
+                "240 tournament 1 open for entries: t1 swiss minitchess 1:00 3 rounds")
+            ann = await Peer.logged_in(server.port, "ann")
+            assert await ann.ask("join 1") == "242 ann joined tournament 1"
+            assert await ann.ask("offer") == "103 1 game waiting for offer acceptance"
+            assert await admin.ask("tournament start 1") == (
+                "444 tournament 1 needs at least 2 players")
+            assert await admin.ask("tournament cancel 1") == "243 tournament 1 cancelled"
+            assert await ann.line() == "421 offer countermanded"
+            assert await ann.ask("join 1") == "441 tournament 1 is not open for entries"
+            assert await admin.ask("tournament start 9") == "440 no such tournament 9"
+            assert await admin.ask("tournament new knockout 3 60") == (
+                "409 tournament: usage: tournament new <format> <rounds> <my-time> [<opp-time>]"
+                " [variant=<v>] [grace=<seconds>] [name=<name>] | add <id> <player> | start"
+                " <id> | cancel <id>")
+            assert await admin.ask("resetpass nobody x") == "400 no such username"
+            assert await admin.ask("standings 1") == (
+                "219 standings of tournament 1 t1: cancelled, round 0 of 3")
+
+    run(scenario())

@@ -294,6 +294,10 @@ class LiveGame:
         """(White's, Black's) milliseconds left, as of the last move."""
         return self.white.clock_ms, self.black.clock_ms
 
-    def side_to_move(self) -> str:
-        """``W`` or ``B``."""
-        return color_letter(self.board.turn)
+    def to_dict(self) -> dict:
+        """The game as it stands, JSON-ready (for a board that starts watching mid-game)."""
+        return {"game_id": self.id, "variant": self.variant.name, "white": self.white.name,
+                "black": self.black.name, "moves": list(self.moves), "fen": self.board.fen(),
+                "state": self.state, "turn": color_letter(self.board.turn),
+                "white_ms": self.white.clock_ms, "black_ms": self.black.clock_ms,
+                "started": self.started, "tournament": self.tournament, "round": self.round}
