@@ -190,9 +190,7 @@ class ImcsServer:
         for session in list(self.sessions):
             session.conn.close()
         if self._server is not None:
-            self._server.close()
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._server.wait_closed(), 5)
+            self._server.close()  # (not wait_closed: a session may be the one stopping)
         self._hashing.shutdown(wait=False)
         self.store.close()
         self._stopped.set()

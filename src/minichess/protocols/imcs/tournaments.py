@@ -156,6 +156,8 @@ class Director:
     def _start_if_ready(self, board: DueBoard) -> None:
         if len(board.ready) == 2 and not board.started:
             board.started = True
+            for offer in board.ready.values():
+                offer.taken = True  # no longer withdrawn: a player gone by now loses the game
             task = asyncio.ensure_future(self._start(board))
             self._starting.add(task)
             task.add_done_callback(self._starting.discard)
@@ -171,8 +173,6 @@ class Director:
 
         tournament = board.tournament
         offers = (board.ready[board.white], board.ready[board.black])
-        for offer in offers:
-            offer.taken = True
         white = Seat(board.white, offers[0].conn, tournament.white_ms)
         black = Seat(board.black, offers[1].conn, tournament.black_ms)
         announce = [(white.conn, start_line("W", white.clock_ms, black.clock_ms)),
