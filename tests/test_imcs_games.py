@@ -178,7 +178,7 @@ def test_a_silent_side_loses_on_time_after_the_grace():
             report = await playing
             waited = asyncio.get_running_loop().time() - started
             assert report.text == "W wins on opponent time"
-            assert 1.4 < waited < 4
+            assert 1.4 < waited < 10  # its 1 s, the grace of 0.5 s, and a busy machine
             assert (await silent.closed()).endswith(b"231 W wins on opponent time\r\n")
 
     run(scenario())

@@ -45,7 +45,8 @@ def test_200_connections_and_100_games_at_once(tmp_path):
     assert report.connections == 2 * LOAD_GAMES + 1
     assert report.finished == LOAD_GAMES
     assert figures["list_requests"] >= 3
-    assert figures["list_ms_max"] < 3000, figures  # never stalled (benchmarks/imcs_load.py)
+    # list answers all along (the figures on a quiet machine: benchmarks/imcs_load.py)
+    assert figures["list_ms_median"] < 1000 and figures["list_ms_max"] < 5000, figures
     store = Store(db)
     games = store.finished_games(1000)
     assert len(games) == LOAD_GAMES
@@ -254,7 +255,7 @@ def test_a_thousand_wrong_passwords_are_slowed_down_per_account():
             other = await Peer.open(server.port)
             asked = time.perf_counter()
             assert await other.ask("me bob pw") == "201 hello bob"
-            assert time.perf_counter() - asked < 1.0
+            assert time.perf_counter() - asked < 2.0
             replies = [reply for replies in await storm for reply in replies]
             elapsed = time.perf_counter() - started
             assert replies == ["401 wrong password"] * 1000
