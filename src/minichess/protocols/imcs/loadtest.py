@@ -1,5 +1,6 @@
 """A load generator for IMCS servers: many players at once, each game played by random movers
-through the client, while another connection times ``list``.
+through the client, while another connection, in a process of its own (so that the players'
+work does not delay it), times ``list``.
 
     report = await run_load("127.0.0.1", 3589, games=100, clock_seconds=30)
     print(report.to_dict())
@@ -11,10 +12,13 @@ registers ``2 * games`` accounts named ``<prefix><n>``.
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import random
 import statistics
 import time
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 
 from minichess.move import Move
 from minichess.protocols.imcs.client import GameReport, ImcsClient, ImcsError, ServerClocks
@@ -62,18 +66,18 @@ async def run_load(host: str, port: int, games: int = 100, clock_seconds: int = 
     report = LoadReport(games)
     names = [f"{prefix}{n}" for n in range(2 * games)]
     clients = await asyncio.gather(*(_logged_in(host, port, name) for name in names))
-    probe = await ImcsClient.connect(host, port)
+    probe, results = _start_probe(host, port)
     report.connections = len(clients) + 1
     started = time.perf_counter()
-    done = asyncio.Event()
-    probing = asyncio.ensure_future(_probe(probe, report, done))
     pairs = [(clients[2 * n], clients[2 * n + 1]) for n in range(games)]
     outcomes = await asyncio.wait_for(
         asyncio.gather(*(_game(a, b, clock_seconds, rng.random()) for a, b in pairs),
                        return_exceptions=True), timeout)
     report.seconds = time.perf_counter() - started
-    done.set()
-    await probing
+    probe.send("stop")
+    report.list_ms, errors = await asyncio.to_thread(probe.recv)
+    report.errors += errors
+    await asyncio.to_thread(results.join, 30)
     for outcome in outcomes:
         if isinstance(outcome, BaseException):
             report.errors.append(f"{type(outcome).__name__}: {outcome}")
@@ -81,7 +85,7 @@ async def run_load(host: str, port: int, games: int = 100, clock_seconds: int = 
         report.finished += 1
         report.plies += len(outcome.game.moves)
         report.results[outcome.result] = report.results.get(outcome.result, 0) + 1
-    for client in (*clients, probe):
+    for client in clients:
         client.close()
     return report
 
@@ -111,13 +115,35 @@ def _random_mover(rng: random.Random):
     return choose
 
 
-async def _probe(client: ImcsClient, report: LoadReport, done: asyncio.Event) -> None:
-    while not done.is_set():
+def _start_probe(host: str, port: int) -> tuple[Connection, BaseProcess]:
+    """The ``list`` probe in a process of its own, connected once this returns; send it
+    ``stop`` to get its (reply times, errors)."""
+    ours, theirs = multiprocessing.Pipe()
+    process = multiprocessing.get_context("spawn").Process(
+        target=_probe_process, args=(host, port, theirs), daemon=True)
+    process.start()
+    ours.recv()  # connected
+    return ours, process
+
+
+def _probe_process(host: str, port: int, pipe: Connection) -> None:
+    asyncio.run(_probe(host, port, pipe))
+
+
+async def _probe(host: str, port: int, pipe: Connection) -> None:
+    client = await ImcsClient.connect(host, port, timeout=30)
+    pipe.send("connected")
+    times: list[float] = []
+    errors: list[str] = []
+    while not pipe.poll():
         asked = time.perf_counter()
         try:
             await client.request_lines("list", "211", timeout=30)
         except ImcsError as error:
-            report.errors.append(f"list: {error}")
-            return
-        report.list_ms.append((time.perf_counter() - asked) * 1000)
+            errors.append(f"list: {error}")
+            break
+        times.append((time.perf_counter() - asked) * 1000)
         await asyncio.sleep(0.02)
+    client.close()
+    pipe.recv()
+    pipe.send((times, errors))
