@@ -143,8 +143,9 @@ class ImcsServer:
         if aborted:
             log.warning("games in progress at the last stop recorded as aborted: %s",
                         ", ".join(map(str, aborted)))
-        self._server = await asyncio.start_server(self._serve, self.config.host,
-                                                  self.config.port)
+        self._server = await asyncio.start_server(
+            self._serve, self.config.host, self.config.port,
+            backlog=min(max(self.config.max_connections, 128), 4096))  # a crowd at once
         self.host, self.port = self._server.sockets[0].getsockname()[:2]
         log.info("IMCS server listening on %s:%d (database %s)", self.host, self.port,
                  self.store.path)
