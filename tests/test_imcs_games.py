@@ -227,3 +227,24 @@ def test_another_variant_by_offer():
 
     run(scenario())
 
+
+
+def test_an_engine_still_thinking_when_the_game_ends_is_stopped():
+    async def scenario():
+        async with running() as server:
+            alice = await client(server.port, "alice")
+            bob = await Peer.logged_in(server.port, "bob")
+            game_id = await alice.offer("W", 600)
+            waiting = asyncio.ensure_future(alice.wait_for_start())
+            assert (await bob.ask(f"accept {game_id}")).startswith("106")
+            engine = EnginePlayer(level=10)
+            playing = asyncio.ensure_future(alice.play(await waiting, player_chooser(engine)))
+            await asyncio.sleep(1.0)  # the engine thinks about its first move (600 s clock)
+            started = asyncio.get_running_loop().time()
+            bob.close()
+            report = await playing
+            assert report.text == "W wins on opponent disconnect"
+            assert report.game.moves == []  # the game ended during its first move
+            assert asyncio.get_running_loop().time() - started < 5
+
+    run(scenario())

@@ -34,7 +34,7 @@ from minichess.game import Game, TimeControl
 from minichess.move import Move
 from minichess.notation.massey import format_state, parse_state
 from minichess.pieces import BLACK, WHITE, Color
-from minichess.players import Player
+from minichess.players import EnginePlayer, Player
 from minichess.protocols.imcs.protocol import (
     CAUSES,
     EOL,
@@ -48,6 +48,8 @@ log = logging.getLogger("minichess.imcs.client")
 
 NETWORK_MARGIN = 0.25
 """Seconds kept back from the clock for the network and the server."""
+STOP_WAIT = 30.0
+"""Seconds to wait for a player still thinking when its game has ended."""
 _STATE_HEADER = re.compile(r"^\d+ [WB]$")
 _RESULT = re.compile(r"^(230|231|232) (.*)$")
 _OFFER = re.compile(
@@ -177,10 +179,19 @@ class ServerClocks:
 
 def player_chooser(player: Player) -> Chooser:
     """A chooser that runs ``player.choose_move`` in a thread (the engine's search releases
-    the interpreter, so the connection stays served meanwhile)."""
+    the interpreter, so the connection stays served meanwhile). When the game ends while the
+    player thinks, the engine is stopped and the thread waited for, so that the player is
+    free for the next game."""
 
     async def choose(view: ServerClocks) -> Move | None:
-        return await asyncio.to_thread(player.choose_move, cast(Game, view))
+        thinking = asyncio.ensure_future(asyncio.to_thread(player.choose_move, cast(Game, view)))
+        try:
+            return await asyncio.shield(thinking)
+        except asyncio.CancelledError:
+            if isinstance(player, EnginePlayer):
+                player.engine.stop()
+            await asyncio.wait({thinking}, timeout=STOP_WAIT)
+            raise
 
     return choose
 
