@@ -7,14 +7,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import random
 import re
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
+from minichess.move import Move
+from minichess.protocols.imcs.client import ServerClocks
 from minichess.protocols.imcs.games import Timing
 from minichess.protocols.imcs.passwords import HashCost, Throttle
 from minichess.protocols.imcs.server import ImcsServer, ServerConfig
@@ -27,6 +30,28 @@ TIMEOUT = 5.0
 START_PROMPT = (b"\r\n1 W\nkqbnr\nppppp\n.....\n.....\nPPPPP\nRNBQK\n\r\n"
                 b"? 05:00.000 05:00.000\r\n")
 """White's first prompt with the default clocks, byte for byte (as the issue quotes it)."""
+
+
+KING_CAPTURE = {"W": ["a2a3", "a3b4", "a1a6"], "B": ["b5b4", "a5b4"]}
+"""1. a3 b4 2. axb4 axb4 3. Rxa6: White's rook takes the king."""
+def random_mover(seed: int) -> Callable[[ServerClocks], Awaitable[Move]]:
+    """A chooser that plays random legal moves."""
+    rng = random.Random(seed)
+
+    async def choose(view: ServerClocks) -> Move:
+        return rng.choice(view.board.legal_moves)
+
+    return choose
+
+
+async def king_capture(white: Peer, black: Peer) -> None:
+    """Play 1. a3 b4 2. axb4 axb4 3. Rxa6 through raw connections."""
+    for number, move in enumerate(KING_CAPTURE["W"]):
+        await white.prompt()
+        await white.send(f"{move[:2]}-{move[2:]}")
+        if number < len(KING_CAPTURE["B"]):
+            await black.prompt()
+            await black.send(KING_CAPTURE["B"][number])
 
 
 def config(**changes: Any) -> ServerConfig:

@@ -10,11 +10,10 @@ import sys
 
 import pytest
 
-from imcs_support import ServerProcess, run
+from imcs_support import ServerProcess, game, king_capture, random_mover, run
 from minichess.cli.main import main
 from minichess.notation.pgn import read_pgn_file
 from minichess.protocols.imcs.client import ImcsClient
-from test_imcs_games import random_mover
 
 
 @pytest.fixture(scope="module")
@@ -147,3 +146,22 @@ def test_tournament_players_play_until_the_end(tmp_path):
         assert player.returncode == 0, err
         assert "joined tournament 1" in err and "tournament 1 is finished" in err
         assert out.splitlines()[-1].startswith("2 games:")
+
+
+def test_observe_prints_a_game_until_its_end(house):
+    async def scenario() -> str:
+        white, black, game_id = await game(house.port, "wanda", "xavier")
+        watcher = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "minichess.cli.main", "imcs", "observe", str(game_id),
+            "--server", f"127.0.0.1:{house.port}", stdout=asyncio.subprocess.PIPE)
+        assert watcher.stdout is not None
+        first = await asyncio.wait_for(watcher.stdout.readline(), 60)
+        assert first.decode().startswith(f"observing game {game_id}: wanda xavier minitchess")
+        await king_capture(white, black)
+        out, _ = await asyncio.wait_for(watcher.communicate(), 60)
+        assert watcher.returncode == 0
+        return out.decode()
+
+    out = run(scenario(), timeout=120)
+    assert "! a1-a6" in out
+    assert out.rstrip().endswith("231 W wins")

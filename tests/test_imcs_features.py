@@ -6,23 +6,12 @@ from __future__ import annotations
 import asyncio
 import json
 
-from imcs_support import START_PROMPT, Peer, game, run, running
+from imcs_support import START_PROMPT, Peer, game, king_capture, random_mover, run, running
 from minichess.notation.pgn import read_pgn
 from minichess.protocols.imcs.client import ImcsClient
 from minichess.protocols.imcs.feed import GameEnded, GameStarted, MovePlayed, RatingsChanged
-from test_imcs_games import KING_CAPTURE, random_mover
 
 START_STATE = START_PROMPT.decode().split("\r\n")[1]
-
-
-async def king_capture(white: Peer, black: Peer) -> None:
-    """Play 1. a3 b4 2. axb4 axb4 3. Rxa6 through raw connections."""
-    for number, move in enumerate(KING_CAPTURE["W"]):
-        await white.prompt()
-        await white.send(f"{move[:2]}-{move[2:]}")
-        if number < len(KING_CAPTURE["B"]):
-            await black.prompt()
-            await black.send(KING_CAPTURE["B"][number])
 
 
 def test_observe_a_game_and_stop_observing():

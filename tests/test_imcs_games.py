@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import random
 
-from imcs_support import Peer, run, running, timing
+from imcs_support import KING_CAPTURE, Peer, random_mover, run, running, timing
 from minichess.board import Board
 from minichess.move import Move
 from minichess.notation.massey import format_state
@@ -18,8 +17,6 @@ from minichess.protocols.imcs.client import (
 )
 from minichess.protocols.imcs.protocol import move_text
 
-KING_CAPTURE = {"W": ["a2a3", "a3b4", "a1a6"], "B": ["b5b4", "a5b4"]}
-"""1. a3 b4 2. axb4 axb4 3. Rxa6: White's rook takes the king."""
 KNIGHT_SHUFFLE = {"W": ["b1c3", "c3b1"] * 20, "B": ["d6c4", "c4d6"] * 20}
 """Forty moves each without a capture: drawn by the move limit."""
 
@@ -44,15 +41,6 @@ def stalling(moves: list[str]):
         if text is None:
             await asyncio.sleep(60)
         return view.board.parse_uci(text)
-
-    return choose
-
-
-def random_mover(seed: int):
-    rng = random.Random(seed)
-
-    async def choose(view: ServerClocks) -> Move:
-        return rng.choice(view.board.legal_moves)
 
     return choose
 

@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 
-from imcs_support import Peer, run, running
+from imcs_support import Peer, random_mover, run, running
 from minichess.protocols.imcs.client import GameReport, ImcsClient, OfferCountermanded
 from minichess.protocols.imcs.pairing import (
     ROUND_ROBIN,
@@ -19,7 +19,6 @@ from minichess.protocols.imcs.pairing import (
     standings,
     swiss_round,
 )
-from test_imcs_games import random_mover
 
 # --- pairing -----------------------------------------------------------------------------------
 
