@@ -15,6 +15,8 @@ from minichess.cli.main import main
 from minichess.notation.pgn import read_pgn_file
 from minichess.protocols.imcs.client import ImcsClient
 
+pytestmark = pytest.mark.solo  # server processes, and the engine on short clocks
+
 
 @pytest.fixture(scope="module")
 def house(tmp_path_factory):

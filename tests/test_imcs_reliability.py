@@ -32,6 +32,7 @@ async def still_serving(port: int) -> float:
 # --- load --------------------------------------------------------------------------------------
 
 
+@pytest.mark.solo
 def test_200_connections_and_100_games_at_once(tmp_path):
     db = tmp_path / "imcs.db"
     server = ServerProcess(db)
@@ -62,6 +63,7 @@ def test_200_connections_and_100_games_at_once(tmp_path):
 # --- faults ------------------------------------------------------------------------------------
 
 
+@pytest.mark.solo
 def test_a_server_killed_mid_game_restarts_with_all_it_reported(tmp_path):
     db = tmp_path / "imcs.db"
 
@@ -196,6 +198,7 @@ def test_binary_garbage_half_lines_and_a_closed_half_line():
     run(scenario())
 
 
+@pytest.mark.solo
 def test_a_flood_does_not_hold_up_anyone_else():
     async def scenario():
         async with running() as server:
@@ -236,6 +239,7 @@ def test_moves_out_of_turn_and_in_someone_elses_game():
     run(scenario())
 
 
+@pytest.mark.solo
 def test_a_thousand_wrong_passwords_are_slowed_down_per_account():
     throttle = Throttle(free=5, base=0.001, longest=0.004)
 
@@ -266,6 +270,7 @@ def test_a_thousand_wrong_passwords_are_slowed_down_per_account():
     run(scenario(), timeout=120)
 
 
+@pytest.mark.solo
 def test_wrong_passwords_from_one_address_are_slowed_down_across_accounts():
     throttle = Throttle(free=5, base=0.001, longest=0.004)
 

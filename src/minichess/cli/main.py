@@ -25,6 +25,7 @@ from minichess.cli import (
     moves,
     perft,
     play,
+    serve,
     show,
     uci,
     variants,
@@ -33,7 +34,7 @@ from minichess.cli.arguments import CommandParser, UsageError
 from minichess.errors import MinichessError
 
 PROG = "minichess"
-COMMANDS = (play, perft, moves, show, variants, analyse, uci, match, imcs, imcs_server)
+COMMANDS = (play, serve, perft, moves, show, variants, analyse, uci, match, imcs, imcs_server)
 """The subcommand modules, in the order ``--help`` lists them."""
 
 
