@@ -10,6 +10,7 @@ from imcs_support import START_PROMPT, Peer, game, king_capture, random_mover, r
 from minichess.notation.pgn import read_pgn
 from minichess.protocols.imcs.client import ImcsClient
 from minichess.protocols.imcs.feed import GameEnded, GameStarted, MovePlayed, RatingsChanged
+from minichess.protocols.imcs.watch import ImcsWatchFeed
 
 START_STATE = START_PROMPT.decode().split("\r\n")[1]
 
@@ -225,5 +226,27 @@ def test_a_tournament_can_be_cancelled_and_frees_its_players():
             assert await admin.ask("resetpass nobody x") == "400 no such username"
             assert await admin.ask("standings 1") == (
                 "219 standings of tournament 1 t1: cancelled, round 0 of 3")
+
+    run(scenario())
+
+
+def test_the_server_as_a_feed_of_the_web_apps_watch_page():
+    async def scenario():
+        async with running() as server:
+            feed = ImcsWatchFeed(server)
+            updates = feed.updates()
+            first = asyncio.ensure_future(anext(updates))
+            white, black, game_id = await game(server.port)
+            assert (await asyncio.wait_for(first, 5))["type"] == "GameStarted"
+            state = json.loads(json.dumps(feed.describe()))
+            assert [g["game_id"] for g in state["live"]] == [game_id]
+            assert {r["name"] for r in state["ratings"]} == {"alice", "bob"}
+            await king_capture(white, black)
+            kinds = [(await asyncio.wait_for(anext(updates), 5))["type"] for _ in range(7)]
+            assert kinds == ["MovePlayed"] * 5 + ["GameEnded", "RatingsChanged"]
+            await updates.aclose()
+            state = feed.describe()
+            assert state["live"] == [] and state["finished"][0]["result"] == "1-0"
+            assert state["ratings"][0] == {"name": "alice", "rating": 1016}
 
     run(scenario())
