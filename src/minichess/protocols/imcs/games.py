@@ -120,6 +120,7 @@ class LiveGame:
         self.state = format_state(self.board)
         """Massey's state text of the position now."""
         self._first_move = True
+        self._mover: Color = WHITE
         self._relayed: dict[Color, list[str]] = {WHITE: [], BLACK: []}
         """Lines for a side that go out with the next lines it gets (``! a2-a3`` goes out with
         the prompt that follows it: one write)."""
@@ -168,7 +169,7 @@ class LiveGame:
     async def _turn(self) -> tuple[Color | None, str, str | None] | None:
         """One prompt and the line that answers it; the end (winner, termination, cause) if
         the game ended."""
-        color = self.board.turn
+        color = self._mover = self.board.turn
         mover, other = self.seats[color], self.seats[not color]
         prompt = turn_prompt(self.state, mover.clock_ms, other.clock_ms)
         if not await mover.conn.send(*self._take_relayed(color), *prompt):
@@ -254,8 +255,7 @@ class LiveGame:
         self._publish_end(row, (announce, code_line))
         if self.on_end is not None:
             self.on_end(row)
-        color = self.board.turn
-        for side in (color, not color):
+        for side in (self._mover, not self._mover):  # the side whose turn it was first
             await self.seats[side].conn.send(*self._take_relayed(side), announce, code_line)
         self._close()
         log.info("game %d: %s %s %s (%s)", self.id, self.white.name, result, self.black.name,
