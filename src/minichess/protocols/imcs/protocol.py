@@ -288,6 +288,13 @@ def parse_clock(text: str) -> int:
     return int(minutes) * 60_000 + round(float(seconds) * 1000)
 
 
+def start_line(color: str, own_ms: int, opponent_ms: int) -> str:
+    """``105 W 5:00 5:00 game starts`` (``106 B ...`` for Black), one's own time first."""
+    code = 105 if color == "W" else 106
+    return f"{code} {color} {format_offer_time(own_ms)} {format_offer_time(opponent_ms)}" \
+        " game starts"
+
+
 # --- turns and moves ---------------------------------------------------------------------------
 
 

@@ -34,6 +34,7 @@ from minichess.protocols.imcs.protocol import (
     multiline,
     read_color,
     read_offer,
+    start_line,
     words,
 )
 from minichess.protocols.imcs.server import COUNTERMANDED, ImcsServer, Offer
@@ -488,13 +489,6 @@ class Session:
         except UnknownVariantError:
             await self.send(f"409 {command}: no variant named {name!r}")
             return None
-
-
-def start_line(color: str, own_ms: int, opponent_ms: int) -> str:
-    """``105 W 5:00 5:00 game starts`` (``106 B ...`` for Black), one's own time first."""
-    code = 105 if color == "W" else 106
-    return f"{code} {color} {format_offer_time(own_ms)} {format_offer_time(opponent_ms)}" \
-        " game starts"
 
 
 def _accepting_color(mine: str, offered: str) -> str | None:

@@ -34,7 +34,7 @@ from minichess.protocols.imcs.pairing import (
     standings,
     swiss_round,
 )
-from minichess.protocols.imcs.protocol import format_offer_time, parse_offer_time
+from minichess.protocols.imcs.protocol import format_offer_time, parse_offer_time, start_line
 from minichess.protocols.imcs.store import GameRow, PairingRow, TournamentRow
 from minichess.variants import get_variant
 
@@ -169,8 +169,6 @@ class Director:
         return None
 
     async def _start(self, board: DueBoard) -> None:
-        from minichess.protocols.imcs.session import start_line
-
         tournament = board.tournament
         offers = (board.ready[board.white], board.ready[board.black])
         white = Seat(board.white, offers[0].conn, tournament.white_ms)
