@@ -17,12 +17,27 @@ import traceback
 from collections.abc import Sequence
 
 from minichess import __version__
-from minichess.cli import analyse, match, moves, perft, play, show, uci, variants
+from minichess.cli import (
+    analyse,
+    bench,
+    imcs,
+    imcs_server,
+    match,
+    moves,
+    perft,
+    play,
+    serve,
+    show,
+    uci,
+    variants,
+)
 from minichess.cli.arguments import CommandParser, UsageError
 from minichess.errors import MinichessError
 
 PROG = "minichess"
-COMMANDS = (play, perft, moves, show, variants, analyse, uci, match)
+COMMANDS = (
+    play, serve, perft, moves, show, variants, analyse, uci, match, bench, imcs, imcs_server
+)
 """The subcommand modules, in the order ``--help`` lists them."""
 
 
