@@ -9,8 +9,8 @@ import pytest
 
 from minichess import Board, MinichessError
 from minichess.engine import Engine, Limit, time_budget
-from minichess.engine.timing import LatencyGauge
 from minichess.engine.opponent import materially_best_moves
+from minichess.engine.timing import LatencyGauge
 from minichess.engine.weights import variant_weights
 from minichess.game import Game, TimeControl
 from minichess.players import EnginePlayer, GreedyPlayer

@@ -24,6 +24,7 @@ from minichess.board import Board, CoreState
 from minichess.engine.opponent import materially_best_moves
 from minichess.engine.search import (
     C_ABORTED,
+    C_FORCED,
     C_NODE_LIMIT,
     C_NODES,
     C_NOISE,
@@ -33,6 +34,7 @@ from minichess.engine.search import (
     C_REDUCTIONS,
     C_SEED,
     C_SELDEPTH,
+    C_SINGULAR,
     C_STOP,
     C_TT_GENERATION,
     INFINITE,
@@ -82,6 +84,11 @@ class Techniques:
     """How deep quiescence follows captures before it trusts the evaluation."""
     pruning: bool = True
     """Pruning at shallow depth: razoring, futility, move count, static exchanges."""
+    singular: bool = True
+    """Singular extension of a stored move that a search without it shows to be the only
+    good one."""
+    forced: bool = True
+    """The only legal move costs no depth (forced captures, the one answer to a check)."""
 
     @classmethod
     def for_variant(cls, variant: VariantDefinition) -> Techniques:
@@ -264,6 +271,8 @@ class Engine:
         control[C_NULL_MOVE] = int(techniques.null_move)
         control[C_REDUCTIONS] = int(techniques.reductions)
         control[C_PRUNING] = int(techniques.pruning)
+        control[C_SINGULAR] = int(techniques.singular)
+        control[C_FORCED] = int(techniques.forced)
         control[C_QUIESCENCE_PLIES] = techniques.quiescence_plies
         self._tt_generation = getattr(self, "_tt_generation", 0) + 1 & 63
         control[C_TT_GENERATION] = self._tt_generation

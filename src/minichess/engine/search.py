@@ -98,6 +98,8 @@ C_TT_GENERATION = 8
 C_QUIESCENCE_PLIES = 9  # quiescence ends with the static evaluation after this many plies
 C_REDUCTIONS = 10  # 1 to reduce late quiet moves (late-move reductions)
 C_PRUNING = 11  # 1 to prune at shallow depth (futility, move count, razoring, exchanges)
+C_SINGULAR = 12  # 1 for singular extensions
+C_FORCED = 13  # 1 to extend the only legal move
 CONTROL_SIZE = 16
 
 # --- frame fields: one frame per ply --------------------------------------------------------------
@@ -749,14 +751,15 @@ SINGULAR_DEPTH = 6
 
 
 @leaf_kernel
-def singular_search(frames, ply):
+def singular_search(frames, ply, control):
     """Step 8's second half, singular extension: where the table's move is known to be good
     (a lower bound or exact score from nearly as deep), a search that leaves it out at half
     depth against a bound a little below its score tells whether it is the only good move;
     then it is searched a ply deeper (``F_SINGULAR``). Returns True after setting up that
     search in the next frame, on the same position."""
     f = frames[ply]
-    if (ply == 0 or f[F_EXCLUDED] != 0 or f[F_HASH_MOVE] == 0 or f[F_DEPTH] < SINGULAR_DEPTH
+    if (control[C_SINGULAR] == 0 or ply == 0 or f[F_EXCLUDED] != 0 or f[F_HASH_MOVE] == 0
+            or f[F_DEPTH] < SINGULAR_DEPTH
             or f[F_TT_BOUND] == BOUND_UPPER or f[F_TT_BOUND] == 0
             or f[F_TT_DEPTH] < f[F_DEPTH] - 3 or abs(f[F_TT_SCORE]) >= MATE_BOUND
             or ply >= MAX_PLY // 2):
@@ -771,10 +774,10 @@ def singular_search(frames, ply):
 
 
 @leaf_kernel
-def forced_extension(f, ply, root_depth):
+def forced_extension(f, ply, root_depth, control):
     """A move that is the only legal one (a forced capture in antichess, the one answer to a
     check) costs no depth, in the search and in quiescence, within twice the root's depth."""
-    return 1 if f[F_COUNT] == 1 and ply < 2 * root_depth else 0
+    return 1 if control[C_FORCED] != 0 and f[F_COUNT] == 1 and ply < 2 * root_depth else 0
 
 
 @leaf_kernel
@@ -997,7 +1000,7 @@ def _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers
                             f[F_HASH_MOVE], frames, ply, killers, counters, quiet_history,
                             continuation, capture_history)
                 f[F_STATE] = NEXT
-                if singular_search(frames, ply):
+                if singular_search(frames, ply, control):
                     f[F_STATE] = AFTER_SINGULAR
                     ply += 1
                 continue
@@ -1114,7 +1117,7 @@ def _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers
                 if f[F_QUIESCENCE] == 0:  # the child looks up its table entry first thing
                     prefetch(tt, pos[HASH] & (tt.shape[0] - 1))
                 f[F_MOVE] = move
-                new_depth = f[F_DEPTH] - 1 + forced_extension(f, ply, frames[0, F_DEPTH])
+                new_depth = f[F_DEPTH] - 1 + forced_extension(f, ply, frames[0, F_DEPTH], control)
                 if move == f[F_HASH_MOVE] and f[F_SINGULAR] != 0:
                     new_depth += 1
                 f[F_NEW_DEPTH] = new_depth

@@ -23,9 +23,11 @@ our variants from a file, plays a match with nothing else::
     uci:/path/to/fairy-stockfish,option.VariantPath=/path/to/fairy.ini,name=fairy-stockfish
 
 ``level:N`` also takes engine options, to measure what a technique is worth by matches:
-``nullmove=0|1``, ``reductions=0|1`` (null-move pruning, late-move reductions; default: the
-variant's choice) and ``weights=start`` (the untuned starting weights of the evaluation), e.g.
-``level:10,nullmove=0`` against ``level:10``.
+``nullmove=0|1``, ``reductions=0|1``, ``pruning=0|1``, ``singular=0|1``, ``forced=0|1``
+(null-move pruning, late-move reductions, pruning at shallow depth, singular extensions, the
+only legal move searched a ply deeper; default: the variant's choice) and ``weights=start``
+(the untuned starting weights of the evaluation), e.g. ``level:10,nullmove=0`` against
+``level:10``.
 
 >>> spec = parse_player("level:10,time=0.5")
 >>> spec.kind, spec.argument, spec.time_factor
@@ -62,10 +64,14 @@ _SPEC = re.compile(
 SPEC_HELP = (
     f"level:N (N = {LEVELS[0]}..{MAX_LEVEL}), random, greedy or uci:COMMAND, the engine players"
     " optionally followed by ,time=F (0 < F <= 1) to use only that share of the clock, level:N"
-    " also by ,nullmove=0|1 ,reductions=0|1 ,weights=start, uci:COMMAND by ,variant=ENGINES_NAME"
+    " also by ,nullmove=0|1 ,reductions=0|1 ,pruning=0|1 ,singular=0|1 ,forced=0|1 ,weights=start,"
+    " uci:COMMAND by ,variant=ENGINES_NAME"
     " and ,option.NAME=VALUE (UCI options), any player by ,name=DISPLAY_NAME"
 )
-_ENGINE_OPTIONS = {"nullmove": ("0", "1"), "reductions": ("0", "1"), "weights": ("start",)}
+_TECHNIQUE_OPTIONS = {"nullmove": "null_move", "reductions": "reductions", "pruning": "pruning",
+                      "singular": "singular", "forced": "forced"}
+"""``level:`` options that switch a search technique, and the Techniques field each sets."""
+_ENGINE_OPTIONS = {**{name: ("0", "1") for name in _TECHNIQUE_OPTIONS}, "weights": ("start",)}
 UCI_OPTION_PREFIX = "option."
 """How a ``uci:`` spec's options that go to the engine begin."""
 
@@ -107,8 +113,8 @@ class PlayerSpec:
                 options = dict(self.engine_options)
                 player = EnginePlayer(
                     level=int(self.argument),
-                    null_move=_switch(options.get("nullmove")),
-                    reductions=_switch(options.get("reductions")),
+                    techniques={field: options[name] == "1"
+                                for name, field in _TECHNIQUE_OPTIONS.items() if name in options},
                     starting_weights=options.get("weights") == "start",
                 )
             else:
@@ -164,11 +170,6 @@ def _takes_option(kind: str, name: str, value: str) -> bool:
     if kind == "uci":
         return bool(value) and (name == "variant" or name.startswith(UCI_OPTION_PREFIX))
     return False
-
-
-def _switch(value: str | None) -> bool | None:
-    """An on/off option: None when not given."""
-    return None if value is None else value == "1"
 
 
 def _level(text: str, argument: str | None) -> str:

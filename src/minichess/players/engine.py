@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 
 from minichess.engine import MAX_LEVEL, Engine, Limit, Techniques
@@ -17,18 +18,18 @@ class EnginePlayer(Player):
     """The engine at a ``level``; it uses the game's clocks when there are any, else
     ``limit`` (by default a tenth of a second per move).
 
-    ``null_move`` and ``reductions`` switch those search techniques on or off (None: the
-    variant's choice) and ``starting_weights`` plays with the untuned evaluation: for measuring
-    what each is worth by matches."""
+    ``techniques`` switches search techniques on or off by the names of
+    :class:`~minichess.engine.Techniques`' fields (the others stay the variant's choice) and
+    ``starting_weights`` plays with the untuned evaluation: for measuring what each is worth
+    by matches."""
 
     def __init__(self, level: int = MAX_LEVEL, limit: Limit | None = None, seed: int | None = None,
-                 hash_mb: int = 16, null_move: bool | None = None,
-                 reductions: bool | None = None, starting_weights: bool = False) -> None:
+                 hash_mb: int = 16, techniques: Mapping[str, bool] | None = None,
+                 starting_weights: bool = False) -> None:
         self.name = f"level:{level}"
         self.engine = Engine(level=level, seed=seed, hash_mb=hash_mb)
         self.limit = limit or Limit(time=0.1)
-        self._null_move = null_move
-        self._reductions = reductions
+        self._techniques = dict(techniques or {})
         self._starting_weights = starting_weights
 
     def new_game(self, variant: VariantDefinition) -> None:
@@ -50,11 +51,6 @@ class EnginePlayer(Player):
         return self.engine.play(game.board, limit).move
 
     def _configure(self, variant: VariantDefinition) -> None:
-        techniques = Techniques.for_variant(variant)
-        if self._null_move is not None:
-            techniques = replace(techniques, null_move=self._null_move)
-        if self._reductions is not None:
-            techniques = replace(techniques, reductions=self._reductions)
-        self.engine.techniques = techniques
+        self.engine.techniques = replace(Techniques.for_variant(variant), **self._techniques)
         if self._starting_weights:
             self.engine.use_weights(variant, starting_weights(variant))
