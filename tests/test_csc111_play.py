@@ -3,6 +3,7 @@ what they print, the games shown as they are played, and the plot of the results
 
 from __future__ import annotations
 
+import copy
 import io
 import random
 import re
@@ -10,7 +11,14 @@ import re
 import pytest
 from rich.console import Console
 
-from minichess.csc111 import MinichessGame, Player, RandomPlayer, run_game, run_games
+from minichess.csc111 import (
+    EnginePlayer,
+    MinichessGame,
+    Player,
+    RandomPlayer,
+    run_game,
+    run_games,
+)
 from minichess.csc111 import display as display_module
 from minichess.csc111 import play as play_module
 from minichess.csc111 import stats as stats_module
@@ -200,3 +208,22 @@ def test_plotly_figure_has_the_outcomes_above_the_shares():
     figure = plotly_figure(result_series(["Draw", "White"]))
     assert list(figure.data[0].y) == [0, 1]
     assert tuple(figure.layout.yaxis2.range) == (0.0, 1.0)
+
+
+# --- the engine as a course player --------------------------------------------------------------
+
+
+def test_engine_player_finds_the_mate():
+    board = [[None] * 4 for _ in range(4)]
+    board[0][0], board[2][2], board[3][1] = "K", "k", "q"  # a1, c3, b4
+    game = MinichessGame(board, white_active=False)
+    assert EnginePlayer(seconds=0.2).make_move(game, None) == "b4b2"
+
+
+def test_engine_player_plays_whole_games_as_a_fresh_copy_each_time(capsys):
+    player = EnginePlayer(level=2, seconds=0.01)
+    twin = copy.deepcopy(player)
+    assert (twin.level, twin.seconds) == (2, 0.01) and twin._engine is not player._engine
+    random.seed(4)
+    run_games(2, player, RandomPlayer())
+    assert capsys.readouterr().out.count("winner:") == 2

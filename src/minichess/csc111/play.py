@@ -10,6 +10,7 @@ import time
 from minichess.csc111.display import GameDisplay, open_display
 from minichess.csc111.game import MinichessGame
 from minichess.csc111.stats import plot_game_statistics
+from minichess.engine import MAX_LEVEL, Engine, Limit
 
 DEFAULT_FPS = 6
 """Moves shown per second when games are visualized."""
@@ -105,3 +106,23 @@ def _play(white: Player, black: Player, display: GameDisplay | None,
     if display is not None:
         time.sleep(4 / fps)  # the end stays a little longer
     return winner, moves
+
+
+class EnginePlayer(Player):
+    """minichess's engine as a course player: a sparring partner for students' players, from
+    level 1 (beginner) to ``MAX_LEVEL`` (full strength), thinking ``seconds`` a move.
+
+    Not in the course library. ``run_games`` gives each game a fresh copy, which starts with
+    empty tables."""
+
+    def __init__(self, level: int = MAX_LEVEL, seconds: float = 0.1) -> None:
+        self.level = level
+        self.seconds = seconds
+        self._engine = Engine(level=level)
+
+    def make_move(self, game: MinichessGame, previous_move: str | None) -> str:
+        """The engine's move in ``game``."""
+        return self._engine.play(game.to_board(), Limit(time=self.seconds)).move.uci()
+
+    def __deepcopy__(self, memo: dict[int, object]) -> EnginePlayer:
+        return EnginePlayer(self.level, self.seconds)
