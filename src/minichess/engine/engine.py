@@ -28,18 +28,18 @@ from minichess.engine.search import (
     C_NODES,
     C_NOISE,
     C_NULL_MOVE,
+    C_PRUNING,
     C_QUIESCENCE_PLIES,
     C_REDUCTIONS,
     C_SEED,
     C_SELDEPTH,
     C_STOP,
     C_TT_GENERATION,
-    CONTROL_SIZE,
-    EVAL_CACHE_ENTRIES,
     INFINITE,
     MATE,
     MATE_BOUND,
     MAX_PLY,
+    SearchMemory,
     search,
 )
 from minichess.engine.weights import variant_weights
@@ -80,6 +80,8 @@ class Techniques:
     """Late-move reductions of quiet moves."""
     quiescence_plies: int = 12
     """How deep quiescence follows captures before it trusts the evaluation."""
+    pruning: bool = True
+    """Pruning at shallow depth: razoring, futility, move count, static exchanges."""
 
     @classmethod
     def for_variant(cls, variant: VariantDefinition) -> Techniques:
@@ -212,11 +214,6 @@ class Engine:
         self.move_overhead = move_overhead
         self.techniques = techniques
         """Search techniques to use instead of the variant's (for experiments)."""
-        self._control = np.zeros(CONTROL_SIZE, dtype=np.int64)
-        self._killers = np.zeros((MAX_PLY + 1, 2), dtype=np.int64)
-        self._history = np.zeros((2, 4096), dtype=np.int64)
-        self._pv = np.zeros((MAX_PLY + 2, MAX_PLY + 1), dtype=np.int64)
-        self._evals = np.zeros((EVAL_CACHE_ENTRIES, 2), dtype=np.int64)
         self._weights: dict[str, np.ndarray] = {}
         self.hash_mb = hash_mb
 
@@ -229,13 +226,12 @@ class Engine:
     def hash_mb(self, megabytes: int) -> None:
         entries = 1 << max(int(math.log2(max(megabytes, 1) * (1 << 20) // 16)), 10)
         self._hash_mb = megabytes
-        self._tt = np.zeros((entries, 2), dtype=np.int64)
+        self._memory = SearchMemory(entries)
+        self._control = self._memory.control
 
     def new_game(self) -> None:
-        """Forget what earlier searches learnt (transposition table, killers, history)."""
-        self._tt[:] = 0
-        self._killers[:] = 0
-        self._history[:] = 0
+        """Forget what earlier searches learnt (transposition table, killers, histories)."""
+        self._memory.forget()
 
     def stop(self) -> None:
         """Stop the running search as soon as possible (from another thread)."""
@@ -303,11 +299,13 @@ class Engine:
         techniques = self.techniques or Techniques.for_variant(board.variant)
         control[C_NULL_MOVE] = int(techniques.null_move)
         control[C_REDUCTIONS] = int(techniques.reductions)
+        control[C_PRUNING] = int(techniques.pruning)
         control[C_QUIESCENCE_PLIES] = techniques.quiescence_plies
-        self._tt_generation = getattr(self, "_tt_generation", 0) + 1 & 255
+        self._tt_generation = getattr(self, "_tt_generation", 0) + 1 & 63
         control[C_TT_GENERATION] = self._tt_generation
         weights = self.weights(board.variant)
-        self._evals[:] = 0  # the weights or the variant may differ from the last search
+        self._memory.evals[:] = 0  # the weights or the variant may differ from the last search
+        self._memory.age()
         return self._iterations(board, moves, state, weights, max_depth, budget, playing)
 
     def _iterations(self, board: Board, moves: list[Move], state: CoreState, weights: np.ndarray,
@@ -416,9 +414,8 @@ class Engine:
         least ``bound`` exactly when the search's score is. Raises _Stopped when a stop or a
         limit ended it."""
         state = board.core_state(MAX_PLY + 8)
-        score = int(search(state.position, state.tables, weights, state.undo, state.plies,
-                           max(depth, 1), bound - 1, bound, self._tt, self._evals,
-                           self._killers, self._history, self._pv, self._control))
+        score = search(state.position, state.tables, weights, state.undo, state.plies,
+                       max(depth, 1), bound - 1, bound, self._memory)
         if self._control[C_ABORTED] or self._control[C_STOP]:
             raise _Stopped
         return score
@@ -430,9 +427,8 @@ class Engine:
         if depth >= 4 and abs(previous) < MATE_BOUND:
             alpha, beta = previous - delta, previous + delta
         while True:
-            score = int(search(state.position, state.tables, weights, state.undo, state.plies,
-                               depth, alpha, beta, self._tt, self._evals, self._killers,
-                               self._history, self._pv, self._control))
+            score = search(state.position, state.tables, weights, state.undo, state.plies,
+                           depth, alpha, beta, self._memory)
             if self._control[C_ABORTED]:
                 return score
             if score <= alpha:
@@ -445,7 +441,7 @@ class Engine:
 
     def _info(self, depth: int, score: int, elapsed: float, legal: list[Move]) -> Info:
         pv = []
-        for code in self._pv[0]:
+        for code in self._memory.pv[0]:
             if code == 0:
                 break
             pv.append(Move.from_code(int(code)))

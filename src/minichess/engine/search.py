@@ -3,15 +3,38 @@
 One call searches the root to a fixed depth inside a window; iterative deepening, aspiration
 windows and time control are driven from Python (``engine.py``). Numba cannot cache recursive
 functions, so each ply is a frame of ``frames`` and the recursion is a small state machine:
-ENTER a node, pick the NEXT move and descend, come back AFTER_CHILD (or AFTER_NULL) and go on.
+``ENTER`` a node, pick the ``NEXT`` move and descend, come back ``AFTER_CHILD`` (or
+``AFTER_NULL``) and go on. Each state calls the named steps below, in the order the strong
+engines take them:
 
-Techniques: transposition table, move ordering (hash move, captures by victim and attacker,
-killers, history), check extension, null-move pruning (where the variant allows it), late-move
-reductions with re-search, mate-distance pruning; scores in centipawns for the side to move,
-with ``MATE - plies`` for a forced win.
+entering a node (``enter_node``)
+  1. game ends by the rules, repetition, a king that can be taken, mate-distance pruning
+  2. check (the king attacked, where a king is royal or can be taken) and its extension
+  3. transposition table: the stored move, and a cut-off by the stored score
+  4. static evaluation, and whether it improves on two plies before
+  5. quiescence: stand pat (``enter_quiescence``)
+  6. razoring, reverse futility pruning, null-move pruning (``prune_node``)
+  7. internal iterative reduction where no move is stored
+  8. the moves, ordered by stored move, captures by victim and history, killers, counter
+     move, quiet moves by their histories (``order_moves``)
+
+the move loop (``next_move``)
+  9. pruning at shallow depth: late-move (move count), futility, history and static
+     exchange (``skip_move``)
+  10. late-move reductions by depth, move number and history (``reduction``)
+
+after a child (``after_child``)
+  11. re-searches of reduced and null-window searches that beat alpha
+  12. the best move; at a cut-off the histories learn (``reward_cutoff``)
+
+leaving a node (``finish_node``)
+  13. no move: checkmate or the variant's rule; the result stored in the table
+
+Scores are centipawns for the side to move, ``MATE - plies`` for a forced win.
 """
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
@@ -21,40 +44,48 @@ from minichess.core.jit import kernel, leaf_kernel
 from minichess.core.layout import (
     BB,
     BISHOP,
-    DROP,
     F_COMPULSORY,
     F_NO_MOVES,
     F_REPETITION,
+    F_ROYALTY,
     FLAGS,
     HASH,
+    KING,
     KNIGHT,
     MAILBOX,
     MAX_MOVES,
+    PAWN,
     QUEEN,
     ROOK,
     STM,
 )
 from minichess.core.makemove import make_null_move, play, take_back, unmake_null_move
-from minichess.core.movegen import GEN_CAPTURES, in_check
+from minichess.core.move_code import from_to, is_drop, move_origin, move_piece, move_target
+from minichess.core.movegen import GEN_CAPTURES, attackers, in_check
 from minichess.core.rules import (
     END_NONE,
+    ROYALTY_CAPTURE,
+    ROYALTY_CHECK,
     checks_legality,
     earlier_occurrences,
+    end_result,
     legal_moves,
     moves_of_kinds,
     prepare_rules,
     rule_end,
 )
-from minichess.engine.evaluation import evaluate, piece_value
+from minichess.engine.evaluation import W_MATERIAL, evaluate
 
 MATE = 30000
 MATE_BOUND = MATE - 1000
 """Scores beyond this are forced wins or losses."""
 INFINITE = 32000
+NO_EVAL = -INFINITE - 1
+"""The static evaluation of a node in check (none: it must answer the check)."""
 MAX_PLY = 128
 EVAL_CACHE_ENTRIES = 1 << 14
 
-# control array: set by the caller, read and updated by the search
+# --- the control array: set by the caller, read and updated by the search -------------------------
 C_STOP = 0  # set to 1 (from another thread) to stop at once
 C_NODES = 1  # nodes searched so far
 C_NODE_LIMIT = 2  # stop when this many nodes are searched (0: no limit)
@@ -66,49 +97,76 @@ C_ABORTED = 7  # 1 when the last search was stopped before it finished
 C_TT_GENERATION = 8
 C_QUIESCENCE_PLIES = 9  # quiescence ends with the static evaluation after this many plies
 C_REDUCTIONS = 10  # 1 to reduce late quiet moves (late-move reductions)
+C_PRUNING = 11  # 1 to prune at shallow depth (futility, move count, razoring, exchanges)
 CONTROL_SIZE = 16
 
-# frame fields
-F_ALPHA, F_BETA, F_DEPTH, F_BEST, F_BEST_MOVE, F_COUNT, F_NEXT, F_STATE = range(8)
-F_QUIESCENCE, F_DONE, F_STAGE, F_CHECK, F_ORIGINAL_ALPHA, F_MOVE, F_REDUCTION = range(8, 15)
-F_HASH_MOVE, F_NULL, F_PV_LENGTH = range(15, 18)
-FRAME_FIELDS = 18
+# --- frame fields: one frame per ply --------------------------------------------------------------
+F_ALPHA = 0
+F_BETA = 1
+F_DEPTH = 2  # remaining depth; at most 0 in quiescence
+F_BEST = 3  # best score so far
+F_BEST_MOVE = 4
+F_COUNT = 5  # moves in the list
+F_NEXT = 6  # index of the next move to pick
+F_STATE = 7  # ENTER, NEXT, AFTER_CHILD or AFTER_NULL
+F_QUIESCENCE = 8  # 1 in quiescence
+F_SEARCHED = 9  # moves searched so far
+F_STAGE = 10  # STAGE_*: which search of the current move is under way
+F_CHECK = 11  # 1 when the side to move's king is attacked
+F_ORIGINAL_ALPHA = 12
+F_MOVE = 13  # the move being searched
+F_NEW_DEPTH = 14  # depth of the current move's full-depth search
+F_HASH_MOVE = 15
+F_NULL = 16  # 1 in the child of a null move
+F_EVAL = 17  # static evaluation (NO_EVAL in check)
+F_IMPROVING = 18  # 1 when the evaluation is better than two plies before
+F_PREVIOUS = 19  # continuation key of the move that led here (0: none, or a null move)
+F_PV_NODE = 20  # 1 in a node searched with an open window
+F_CUT_NODE = 21  # 1 where a fail high is expected
+F_QUIETS_TRIED = 22
+F_CAPTURES_TRIED = 23
+F_SKIP_QUIETS = 24  # 1 once late-move pruning skips the remaining quiet moves
+F_QUIET = 25  # 1 when the move being searched is quiet
+FRAME_FIELDS = 26
 
 ENTER, NEXT, AFTER_CHILD, AFTER_NULL = range(4)
 STAGE_FULL, STAGE_REDUCED, STAGE_NULL_WINDOW = range(3)
+TRIED_MAX = 64
+"""Moves per node remembered for the histories' penalties (quiet moves, and captures)."""
 
+# --- the transposition table: rows of (key, data) -------------------------------------------------
+# data: move 16 bits | score + 32768 16 | depth 8 | bound 2 | generation 6 | eval + 32768 16
 BOUND_EXACT, BOUND_LOWER, BOUND_UPPER = 1, 2, 3
 
 
-
-@kernel()
-def tt_store(tt, key, move, score, depth, bound, ply, generation):
-    """Store a search result, replacing an older or shallower entry."""
-    slot = key & (tt.shape[0] - 1)
-    old = tt[slot, 1]
-    if tt[slot, 0] == key or (old >> 42) & 255 != generation or (old >> 32) & 255 <= depth:
-        if score > MATE_BOUND:
-            score += ply
-        elif score < -MATE_BOUND:
-            score -= ply
-        if tt[slot, 0] == key and move == 0:
-            move = old & 0xFFFF
-        tt[slot, 0] = key
-        tt[slot, 1] = (
-            (move & 0xFFFF)
-            | ((score + 32768) << 16)
-            | (max(depth, 0) << 32)
-            | (bound << 40)
-            | (generation << 42)
-        )
-    return 0
+@leaf_kernel
+def tt_move(data):
+    """The move stored in a table entry (0: none)."""
+    return data & 0xFFFF
 
 
 @leaf_kernel
-def tt_entry(tt, key):
-    """The stored data for ``key`` (0 when there is none)."""
-    slot = key & (tt.shape[0] - 1)
-    return tt[slot, 1] if tt[slot, 0] == key else 0
+def tt_depth(data):
+    """The depth the stored result was searched to."""
+    return (data >> 32) & 255
+
+
+@leaf_kernel
+def tt_bound(data):
+    """BOUND_EXACT, BOUND_LOWER or BOUND_UPPER."""
+    return (data >> 40) & 3
+
+
+@leaf_kernel
+def tt_generation(data):
+    """The search that stored the entry (modulo 64)."""
+    return (data >> 42) & 63
+
+
+@leaf_kernel
+def tt_eval(data):
+    """The static evaluation stored with the entry (NO_EVAL: none)."""
+    return ((data >> 48) & 0xFFFF) - 32768
 
 
 @leaf_kernel
@@ -120,6 +178,40 @@ def tt_score(data, ply):
     if score < -MATE_BOUND:
         return score + ply
     return score
+
+
+@leaf_kernel
+def tt_entry(tt, key):
+    """The stored data for ``key`` (0 when there is none)."""
+    slot = key & (tt.shape[0] - 1)
+    return tt[slot, 1] if tt[slot, 0] == key else 0
+
+
+@leaf_kernel
+def tt_store(tt, key, move, score, depth, bound, ply, generation, static_eval):
+    """Store a search result, replacing an entry of another search, or a shallower one."""
+    slot = key & (tt.shape[0] - 1)
+    old = tt[slot, 1]
+    same = tt[slot, 0] == key
+    if same or tt_generation(old) != generation or tt_depth(old) <= depth + 2:
+        if score > MATE_BOUND:
+            score += ply
+        elif score < -MATE_BOUND:
+            score -= ply
+        if same and move == 0:
+            move = tt_move(old)
+        tt[slot, 0] = key
+        tt[slot, 1] = (
+            (move & 0xFFFF)
+            | ((score + 32768) << 16)
+            | (max(depth, 0) << 32)
+            | (bound << 40)
+            | ((generation & 63) << 42)
+            | ((static_eval + 32768) << 48)
+        )
+
+
+# --- evaluation -----------------------------------------------------------------------------------
 
 
 @kernel()
@@ -149,16 +241,29 @@ def end_score(pos, tab, undo, sp, ply):
     code = rule_end(pos, tab, undo, sp)
     if code == END_NONE:
         return INFINITE
-    result = (code & 3) - 1
-    return result * (MATE - ply)
+    return end_result(code) * (MATE - ply)
 
 
 @leaf_kernel
-def no_moves_score(pos, tab, ply, checked):
-    """Score for the side to move when it has no legal move."""
-    if checked != 0:
+def no_moves_score(tab, ply, checked):
+    """Score for the side to move when it has no legal move (checkmate where the king is
+    royal, else what the variant says)."""
+    if checked != 0 and tab[FLAGS, F_ROYALTY] == ROYALTY_CHECK:
         return -(MATE - ply)
     return tab[FLAGS, F_NO_MOVES] * (MATE - ply)
+
+
+@leaf_kernel
+def king_attacked(pos, tab, colour):
+    """Whether ``colour`` has a king (royal, or one whose capture ends the game) under attack:
+    in check, which the side to move must answer."""
+    return tab[FLAGS, F_ROYALTY] != 0 and in_check(pos, tab, colour)
+
+
+@leaf_kernel
+def can_take_king(pos, tab):
+    """Whether the side to move can capture the opponent's king and win (king-capture rules)."""
+    return tab[FLAGS, F_ROYALTY] == ROYALTY_CAPTURE and in_check(pos, tab, 1 - pos[STM])
 
 
 @leaf_kernel
@@ -166,35 +271,203 @@ def has_pieces(pos):
     """Whether the side to move has a piece other than pawns and king (null move is safer)."""
     base = BB + pos[STM] * 8
     pieces = pos[base + KNIGHT] | pos[base + BISHOP] | pos[base + ROOK] | pos[base + QUEEN]
-    return 1 if pieces != 0 else 0
+    return pieces != 0
+
+
+# --- moves: captures, exchanges, continuation keys ------------------------------------------------
+
+KING_VALUE = 20000
+"""A king's worth in exchanges: taking it wins (king capture), and a royal king is never
+taken."""
 
 
 @leaf_kernel
 def is_capture(pos, move):
     """Whether ``move`` takes a piece."""
-    return 1 if move & DROP == 0 and pos[MAILBOX + ((move >> 6) & 63)] != 0 else 0
+    return not is_drop(move) and pos[MAILBOX + move_target(move)] != 0
+
+
+@leaf_kernel
+def type_value(weights, piece_type):
+    """The material worth of a piece type (its weight's size; a king's is KING_VALUE)."""
+    if piece_type == KING:
+        return KING_VALUE
+    return abs(weights[W_MATERIAL + piece_type])
+
+
+@leaf_kernel
+def piece_value(pos, weights, sq):
+    """Material worth of the piece on ``sq`` (0 when empty)."""
+    code = pos[MAILBOX + sq]
+    return type_value(weights, code & 7) if code != 0 else 0
+
+
+@leaf_kernel
+def continuation_key(pos, move):
+    """The moving piece (colour and type) and its target square in one number below 1024,
+    for the continuation histories; read before the move is played."""
+    code = pos[STM] * 8 + move_piece(move) if is_drop(move) else pos[MAILBOX + move_origin(move)]
+    return code * 64 + move_target(move)
 
 
 @kernel()
-def score_moves(pos, tab, weights, moves, order, count, hash_move, ply, killers, history, colour):
-    """Ordering keys: hash move, captures (best victim, cheapest attacker), promotions,
-    killers, then quiet moves by history."""
+def exchange_at_least(pos, tab, weights, move, threshold):
+    """Static exchange evaluation: whether ``move`` wins at least ``threshold`` (centipawns)
+    when both sides go on capturing on its target square with their least valuable piece,
+    each free to stop. Drops and promotions are taken as even."""
+    if is_drop(move) or move_piece(move) != 0:
+        return threshold <= 0
+    origin = move_origin(move)
+    target = move_target(move)
+    swap = piece_value(pos, weights, target) - threshold
+    if swap < 0:
+        return False
+    swap = piece_value(pos, weights, origin) - swap
+    if swap <= 0:
+        return True
+    occupied = (pos[BB] | pos[BB + 8]) ^ (1 << origin) ^ (1 << target)
+    side = pos[MAILBOX + origin] >> 3
+    both = attackers(pos, tab, target, 0, occupied) | attackers(pos, tab, target, 1, occupied)
+    result = 1
+    while True:
+        side = 1 - side
+        both &= occupied
+        own = both & pos[BB + side * 8]
+        if own == 0:
+            break
+        result ^= 1
+        piece_type = PAWN
+        lowest = own & pos[BB + side * 8 + PAWN]
+        while lowest == 0:
+            piece_type += 1
+            lowest = own & pos[BB + side * 8 + piece_type]
+        if piece_type == KING:  # the king takes only if nothing can take it back
+            return result ^ 1 if both & pos[BB + (1 - side) * 8] != 0 else result
+        swap = type_value(weights, piece_type) - swap
+        if swap < result:
+            break
+        occupied ^= lowest & -lowest
+        both = attackers(pos, tab, target, 0, occupied) | attackers(pos, tab, target, 1, occupied)
+    return result != 0
+
+
+# --- histories ------------------------------------------------------------------------------------
+
+HISTORY_MAX = 16384
+"""Every history score stays within plus or minus this (updates shrink as they near it)."""
+
+
+@leaf_kernel
+def history_bonus(depth):
+    """How much a cut-off at ``depth`` teaches the histories."""
+    return min(16 * depth * depth + 128 * depth - 128, 2000)
+
+
+@leaf_kernel
+def learn(table, row, column, bonus):
+    """Move a history entry towards ``bonus``'s sign, less the nearer it is to the limit."""
+    value = table[row, column]
+    table[row, column] = value + bonus - value * abs(bonus) // HISTORY_MAX
+
+
+@leaf_kernel
+def quiet_score(pos, move, frames, ply, quiet_history, continuation):
+    """What the histories say of a quiet move: the butterfly history of its squares and the
+    continuation histories after the last two moves."""
+    key = continuation_key(pos, move)
+    score = quiet_history[pos[STM], from_to(move)]
+    score += continuation[frames[ply, F_PREVIOUS], key]
+    if ply > 0:
+        score += continuation[frames[ply - 1, F_PREVIOUS], key]
+    return score
+
+
+@leaf_kernel
+def learn_quiet(pos, move, frames, ply, quiet_history, continuation, bonus):
+    """Teach the histories of a quiet move ``bonus`` (negative: a penalty)."""
+    key = continuation_key(pos, move)
+    learn(quiet_history, pos[STM], from_to(move), bonus)
+    if frames[ply, F_PREVIOUS] != 0:
+        learn(continuation, frames[ply, F_PREVIOUS], key, bonus)
+    if ply > 0 and frames[ply - 1, F_PREVIOUS] != 0:
+        learn(continuation, frames[ply - 1, F_PREVIOUS], key, bonus)
+
+
+@leaf_kernel
+def capture_row(pos, move):
+    """The capture history's entry of a capture: moving piece and target, taken type."""
+    return continuation_key(pos, move), pos[MAILBOX + move_target(move)] & 7
+
+
+@kernel()
+def reward_cutoff(pos, frames, ply, move, tried_quiets, tried_captures, killers, counters,
+                  quiet_history, continuation, capture_history):
+    """A move caused a cut-off: it and the moves before it teach the histories (the move a
+    bonus, the quiet moves (and captures) tried before it a penalty); a quiet move becomes
+    a killer and the counter move to the previous move."""
+    f = frames[ply]
+    bonus = history_bonus(f[F_DEPTH])
+    if is_capture(pos, move):
+        row, column = capture_row(pos, move)
+        learn(capture_history, row, column, bonus)
+    else:
+        if killers[ply, 0] != move:
+            killers[ply, 1] = killers[ply, 0]
+            killers[ply, 0] = move
+        if f[F_PREVIOUS] != 0:
+            counters[f[F_PREVIOUS]] = move
+        learn_quiet(pos, move, frames, ply, quiet_history, continuation, bonus)
+        for i in range(f[F_QUIETS_TRIED]):
+            learn_quiet(pos, tried_quiets[ply, i], frames, ply, quiet_history, continuation,
+                        -bonus)
+    for i in range(f[F_CAPTURES_TRIED]):
+        row, column = capture_row(pos, tried_captures[ply, i])
+        learn(capture_history, row, column, -bonus)
+    return 0
+
+
+# --- move ordering --------------------------------------------------------------------------------
+
+ORDER_HASH = 1 << 40
+ORDER_GOOD_CAPTURE = 1 << 32
+ORDER_PROMOTION = 1 << 31
+ORDER_KILLER = 1 << 30
+ORDER_BAD_CAPTURE = -(1 << 32)
+
+
+@kernel()
+def order_moves(pos, tab, weights, moves, order, count, hash_move, frames, ply, killers,
+                counters, quiet_history, continuation, capture_history):
+    """Ordering keys: the stored move, captures that do not lose material (by victim and
+    capture history), promotions, killers, the counter move, quiet moves by their histories,
+    and last the captures that lose material."""
+    exchanges = tab[FLAGS, F_COMPULSORY] == 0  # where captures are forced, all must be tried
+    counter = counters[frames[ply, F_PREVIOUS]]
     for i in range(count):
         move = moves[i]
         if move == hash_move:
-            key = 1 << 40
+            key = ORDER_HASH
         elif is_capture(pos, move):
-            victim = piece_value(pos, weights, (move >> 6) & 63)
-            attacker = piece_value(pos, weights, move & 63)
-            key = (1 << 32) + victim * 64 - attacker
-        elif move & DROP == 0 and (move >> 12) & 7 != 0:
-            key = (1 << 31) + ((move >> 12) & 7)
+            victim = piece_value(pos, weights, move_target(move))
+            row, column = capture_row(pos, move)
+            key = capture_history[row, column] // 4
+            if exchanges:  # where captures are forced, material is no guide: the history is
+                key += victim * 16
+            if (exchanges and victim < piece_value(pos, weights, move_origin(move))
+                    and not exchange_at_least(pos, tab, weights, move, 0)):
+                key += ORDER_BAD_CAPTURE
+            else:
+                key += ORDER_GOOD_CAPTURE
+        elif not is_drop(move) and move_piece(move) != 0:
+            key = ORDER_PROMOTION + move_piece(move)
         elif move == killers[ply, 0]:
-            key = 1 << 30
+            key = ORDER_KILLER + 2
         elif move == killers[ply, 1]:
-            key = (1 << 30) - 1
+            key = ORDER_KILLER + 1
+        elif move == counter:
+            key = ORDER_KILLER
         else:
-            key = history[colour, move & 0xFFF]
+            key = quiet_score(pos, move, frames, ply, quiet_history, continuation)
         order[i] = key
     return 0
 
@@ -219,29 +492,371 @@ def quiescence_moves(pos, tab, buf, undo, sp, checked, check_legality):
     captures are compulsory but there is none: the side stands pat."""
     if checked != 0 or tab[FLAGS, F_COMPULSORY] != 0:
         n = legal_moves(pos, tab, buf, undo, sp, False, check_legality)
-        if checked == 0 and n > 0 and is_capture(pos, buf[0]) == 0:
+        if checked == 0 and n > 0 and not is_capture(pos, buf[0]):
             return -1
         return n
     return moves_of_kinds(pos, tab, buf, undo, sp, GEN_CAPTURES, False, check_legality)
 
 
+# --- pruning margins ------------------------------------------------------------------------------
+
+RAZOR_MARGIN = 300
+"""Razoring: at depth 1, an evaluation this far below alpha goes straight to quiescence."""
+FUTILITY_MARGIN = 90
+"""Reverse futility pruning: per ply of depth, how far above beta the evaluation must be."""
+FUTILITY_DEPTH = 7
+MOVE_FUTILITY_BASE = 120
+MOVE_FUTILITY_PER_PLY = 110
+"""Futility pruning of a quiet move: the evaluation plus this (plus per ply of reduced depth)
+must reach alpha."""
+QUIESCENCE_FUTILITY = 150
+"""A capture in quiescence whose victim cannot lift the evaluation this close to alpha is
+skipped."""
+
+
+@leaf_kernel
+def late_move_limit(depth, improving):
+    """Quiet moves searched at ``depth`` before late-move pruning skips the rest."""
+    return (3 + depth * depth) // (2 - improving)
+
+
+@leaf_kernel
+def reduction(reductions, f, move_number, quiet, history):
+    """Late-move reduction in plies for the ``move_number``-th move (from 1) of the node of
+    frame ``f``: more for later moves at greater depth, less in principal-variation nodes,
+    where the evaluation improves and for moves with a good history."""
+    r = reductions[min(f[F_DEPTH], 63), min(move_number, 63)]
+    if f[F_IMPROVING] == 0:
+        r += 512
+    if f[F_PV_NODE] != 0:
+        r -= 1024
+    if f[F_CUT_NODE] != 0:
+        r += 1024
+    if quiet:
+        r -= history // 12
+    else:
+        r -= 1024
+    return max(r, 0) // 1024
+
+
+# --- the node steps -------------------------------------------------------------------------------
+
+RETURN, SEARCH_MOVES, TRY_NULL_MOVE, RAZOR = range(4)
+"""What a node's first steps decided: return ``f[F_BEST]``, go on to the moves, try a null
+move, or (razoring) search only captures."""
+
+
+@leaf_kernel
+def new_child(frames, ply, alpha, beta, depth, previous, pv_node, cut_node):
+    """Set up the frame of the node one ply below ``ply``."""
+    child = frames[ply + 1]
+    child[:] = 0
+    child[F_ALPHA] = alpha
+    child[F_BETA] = beta
+    child[F_DEPTH] = depth
+    child[F_QUIESCENCE] = frames[ply, F_QUIESCENCE]
+    child[F_PREVIOUS] = previous
+    child[F_PV_NODE] = pv_node
+    child[F_CUT_NODE] = cut_node
+    return child
+
+
+@leaf_kernel
+def game_over_score(pos, tab, undo, sp, ply, repetition_rule):
+    """Step 1: the score of a node the rules end (or the side to move wins at once by taking
+    the king), or INFINITE while the game goes on."""
+    ret = end_score(pos, tab, undo, sp, ply)
+    if ret != INFINITE:
+        return ret
+    if repetition_rule and earlier_occurrences(pos, undo, sp, 1) == 1:
+        return 0
+    if can_take_king(pos, tab):
+        return MATE - ply - 1
+    return INFINITE
+
+
+@kernel()
+def enter_quiescence(pos, tab, weights, undo, sp, ply, frames, moves, evals, scratch, control,
+                     check_legality):
+    """Step 5: quiescence. The side to move may stand pat on its evaluation (not in check nor
+    where a capture is forced); otherwise the captures, or all moves where it must move so.
+    Returns RETURN (score in ``F_BEST``) or SEARCH_MOVES."""
+    f = frames[ply]
+    if -f[F_DEPTH] >= control[C_QUIESCENCE_PLIES]:
+        f[F_BEST] = static_eval(pos, tab, weights, evals, scratch, control)
+        return RETURN
+    may_stand = f[F_CHECK] == 0 and tab[FLAGS, F_COMPULSORY] == 0
+    if may_stand:
+        stand = static_eval(pos, tab, weights, evals, scratch, control)
+        f[F_EVAL] = stand
+        f[F_BEST] = stand
+        if stand >= f[F_BETA]:
+            return RETURN
+        f[F_ALPHA] = max(f[F_ALPHA], stand)
+    n = quiescence_moves(pos, tab, moves[ply], undo, sp, f[F_CHECK], check_legality)
+    f[F_COUNT] = n
+    if n < 0:
+        f[F_BEST] = static_eval(pos, tab, weights, evals, scratch, control)
+        return RETURN
+    if n == 0:
+        if not may_stand:
+            f[F_BEST] = no_moves_score(tab, ply, f[F_CHECK])
+        return RETURN
+    return SEARCH_MOVES
+
+
+@kernel()
+def enter_node(pos, tab, weights, undo, sp, ply, frames, moves, tt, evals, scratch, control,
+               check_legality):
+    """Steps 1 to 7 for the node at ``ply``: returns RETURN (its score in ``F_BEST``),
+    TRY_NULL_MOVE, or SEARCH_MOVES with the moves generated (``F_COUNT``)."""
+    f = frames[ply]
+    f[F_BEST_MOVE] = 0
+    f[F_BEST] = -INFINITE
+    f[F_EVAL] = NO_EVAL
+    if control[C_ABORTED] != 0:
+        f[F_BEST] = 0
+        return RETURN
+    # 1. game end, repetition, king capture; mate-distance pruning
+    if ply > 0:
+        ret = game_over_score(pos, tab, undo, sp, ply, tab[FLAGS, F_REPETITION] != 0)
+        if ret == INFINITE and ply >= MAX_PLY - 1:
+            ret = static_eval(pos, tab, weights, evals, scratch, control)
+        if ret != INFINITE:
+            f[F_BEST] = ret
+            return RETURN
+        f[F_ALPHA] = max(f[F_ALPHA], -(MATE - ply))
+        f[F_BETA] = min(f[F_BETA], MATE - ply - 1)
+        if f[F_ALPHA] >= f[F_BETA]:
+            f[F_BEST] = f[F_ALPHA]
+            return RETURN
+    # 2. check, and its extension
+    f[F_CHECK] = 1 if king_attacked(pos, tab, pos[STM]) else 0
+    if f[F_CHECK] != 0 and f[F_QUIESCENCE] == 0:
+        f[F_DEPTH] += 1
+    if f[F_DEPTH] <= 0:
+        f[F_QUIESCENCE] = 1
+    f[F_ORIGINAL_ALPHA] = f[F_ALPHA]
+    # 3. transposition table (quiescence below its first ply neither looks up nor stores)
+    data = tt_entry(tt, pos[HASH]) if f[F_DEPTH] >= 0 else 0
+    f[F_HASH_MOVE] = tt_move(data) if data != 0 else 0
+    if data != 0 and ply > 0 and f[F_PV_NODE] == 0 and tt_depth(data) >= max(f[F_DEPTH], 0):
+        stored = tt_score(data, ply)
+        bound = tt_bound(data)
+        if (bound == BOUND_EXACT or (bound == BOUND_LOWER and stored >= f[F_BETA])
+                or (bound == BOUND_UPPER and stored <= f[F_ALPHA])):
+            f[F_BEST] = stored
+            return RETURN
+    if f[F_QUIESCENCE] != 0:
+        return enter_quiescence(pos, tab, weights, undo, sp, ply, frames, moves, evals,
+                                scratch, control, check_legality)
+    # 4. static evaluation; improving
+    if f[F_CHECK] != 0:
+        f[F_EVAL] = NO_EVAL
+    elif data != 0 and tt_eval(data) != NO_EVAL and control[C_NOISE] == 0:
+        f[F_EVAL] = tt_eval(data)
+    else:
+        f[F_EVAL] = static_eval(pos, tab, weights, evals, scratch, control)
+    f[F_IMPROVING] = 1
+    if ply >= 2 and f[F_EVAL] != NO_EVAL:
+        before = frames[ply - 2, F_EVAL]
+        if before == NO_EVAL and ply >= 4:
+            before = frames[ply - 4, F_EVAL]
+        f[F_IMPROVING] = 1 if before == NO_EVAL or f[F_EVAL] > before else 0
+    # 6. razoring, reverse futility pruning, null move
+    action = prune_node(pos, tab, f, ply, control)
+    if action == RAZOR:  # this node becomes a quiescence node
+        f[F_DEPTH] = 0
+        f[F_QUIESCENCE] = 1
+        return enter_quiescence(pos, tab, weights, undo, sp, ply, frames, moves, evals,
+                                scratch, control, check_legality)
+    if action != SEARCH_MOVES:
+        return action
+    return generate_moves(pos, tab, undo, sp, ply, frames, moves, check_legality)
+
+
+@leaf_kernel
+def prune_node(pos, tab, f, ply, control):
+    """Step 6 before any move is searched, in nodes not on the principal variation and not in
+    check: RETURN (``F_BEST``: the evaluation) when it is so far above beta that a search is
+    not needed, RAZOR when it is so far below alpha at depth 1 that only captures can help,
+    TRY_NULL_MOVE when passing may already be enough, else SEARCH_MOVES."""
+    if ply == 0 or f[F_PV_NODE] != 0 or f[F_CHECK] != 0:
+        return SEARCH_MOVES
+    depth = f[F_DEPTH]
+    value = f[F_EVAL]
+    if control[C_PRUNING] != 0 and abs(f[F_BETA]) < MATE_BOUND:
+        if depth == 1 and value + RAZOR_MARGIN < f[F_ALPHA]:
+            return RAZOR
+        margin = FUTILITY_MARGIN * (depth - f[F_IMPROVING])
+        if depth <= FUTILITY_DEPTH and value - margin >= f[F_BETA] and value < MATE_BOUND:
+            f[F_BEST] = value
+            return RETURN
+    if (control[C_NULL_MOVE] != 0 and f[F_NULL] == 0 and depth >= 2 and value >= f[F_BETA]
+            and has_pieces(pos)):
+        return TRY_NULL_MOVE
+    return SEARCH_MOVES
+
+
+@leaf_kernel
+def generate_moves(pos, tab, undo, sp, ply, frames, moves, check_legality):
+    """Step 7, internal iterative reduction: a node with no stored move was not searched
+    before, so it is searched a ply less deep (it is mostly a waste of time, or its move
+    will be found). Then step 8's first half: the legal moves into ``moves[ply]``; RETURN
+    with the score of having none."""
+    f = frames[ply]
+    if f[F_HASH_MOVE] == 0 and f[F_DEPTH] >= 4 and (f[F_PV_NODE] != 0 or f[F_CUT_NODE] != 0):
+        f[F_DEPTH] -= 1
+    n = legal_moves(pos, tab, moves[ply], undo, sp, False, check_legality)
+    f[F_COUNT] = n
+    if n == 0:
+        f[F_BEST] = no_moves_score(tab, ply, f[F_CHECK])
+        return RETURN
+    return SEARCH_MOVES
+
+
+@leaf_kernel
+def null_move_depth(f):
+    """The depth of the search after a null move: less the deeper the node and the further
+    its evaluation is above beta."""
+    return f[F_DEPTH] - 3 - f[F_DEPTH] // 4 - min((f[F_EVAL] - f[F_BETA]) // 200, 2)
+
+
+@kernel()
+def skip_move(pos, tab, weights, f, frames, ply, move, quiet, history, reductions, control):
+    """Step 9: whether to leave ``move`` unsearched in a node not at the root: late quiet
+    moves (move count), quiet moves whose evaluation with a margin stays below alpha
+    (futility) or with a bad history, and moves that lose too much material in exchanges."""
+    if ply == 0 or f[F_BEST] <= -MATE_BOUND or control[C_PRUNING] == 0:
+        return False
+    depth = f[F_DEPTH]
+    if quiet:
+        if f[F_SKIP_QUIETS] != 0:
+            return True
+        if f[F_SEARCHED] >= late_move_limit(depth, f[F_IMPROVING]):
+            f[F_SKIP_QUIETS] = 1
+            return True
+        reduced = max(depth - 1 - reductions[min(depth, 63), min(f[F_SEARCHED] + 1, 63)]
+                      // 1024, 0)
+        if (f[F_CHECK] == 0 and reduced < 6
+                and f[F_EVAL] + MOVE_FUTILITY_BASE + MOVE_FUTILITY_PER_PLY * reduced
+                <= f[F_ALPHA]):
+            return True
+        if reduced < 4 and history < -4000 * depth:
+            return True
+        if (tab[FLAGS, F_COMPULSORY] == 0
+                and not exchange_at_least(pos, tab, weights, move, -30 * reduced * reduced)):
+            return True
+    elif (tab[FLAGS, F_COMPULSORY] == 0 and depth < 7
+          and not exchange_at_least(pos, tab, weights, move, -120 * depth)):
+        return True
+    return False
+
+
+@leaf_kernel
+def skip_in_quiescence(pos, tab, weights, f, move, control):
+    """Step 9 in quiescence (not in check, captures not forced): captures that cannot lift the
+    evaluation near alpha, and captures that lose material in exchanges."""
+    if (f[F_CHECK] != 0 or tab[FLAGS, F_COMPULSORY] != 0 or control[C_PRUNING] == 0
+            or f[F_BEST] <= -MATE_BOUND or move_piece(move) != 0):
+        return False
+    victim = piece_value(pos, weights, move_target(move))
+    if victim < KING_VALUE and f[F_EVAL] + victim + QUIESCENCE_FUTILITY <= f[F_ALPHA]:
+        return True
+    return not exchange_at_least(pos, tab, weights, move, 0)
+
+
+@kernel()
+def finish_node(pos, f, ply, tt, generation):
+    """Step 13: the node's result, stored in the table (not below quiescence's first ply)."""
+    if f[F_QUIESCENCE] != 0 and f[F_DEPTH] < 0:
+        return f[F_BEST]
+    if f[F_BEST] >= f[F_BETA]:
+        bound = BOUND_LOWER
+    elif f[F_BEST] > f[F_ORIGINAL_ALPHA]:
+        bound = BOUND_EXACT
+    else:
+        bound = BOUND_UPPER
+    tt_store(tt, pos[HASH], f[F_BEST_MOVE], f[F_BEST], f[F_DEPTH], bound, ply, generation,
+             f[F_EVAL])
+    return f[F_BEST]
+
+
+@leaf_kernel
+def copy_pv(pv, ply, move):
+    """The principal variation at ``ply``: ``move`` followed by the child's."""
+    pv[ply, 0] = move
+    length = 1
+    while pv[ply + 1, length - 1] != 0 and length < MAX_PLY:
+        pv[ply, length] = pv[ply + 1, length - 1]
+        length += 1
+    pv[ply, length] = 0
+
+
+# --- the search -----------------------------------------------------------------------------------
+
+
+@dataclass
+class SearchMemory:
+    """What the search keeps between searches (the table, the histories) and its working
+    buffers. ``tt_entries`` is a power of two."""
+
+    tt_entries: int
+
+    def __post_init__(self) -> None:
+        self.tt = np.zeros((self.tt_entries, 2), dtype=np.int64)
+        self.evals = np.zeros((EVAL_CACHE_ENTRIES, 2), dtype=np.int64)
+        self.killers = np.zeros((MAX_PLY + 1, 2), dtype=np.int64)
+        self.counters = np.zeros(1024, dtype=np.int64)
+        self.quiet_history = np.zeros((2, 4096), dtype=np.int64)
+        self.continuation = np.zeros((1024, 1024), dtype=np.int64)
+        self.capture_history = np.zeros((1024, 8), dtype=np.int64)
+        self.pv = np.zeros((MAX_PLY + 2, MAX_PLY + 1), dtype=np.int64)
+        self.control = np.zeros(CONTROL_SIZE, dtype=np.int64)
+        self.frames = np.zeros((MAX_PLY + 1, FRAME_FIELDS), dtype=np.int64)
+        self.moves = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
+        self.order = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
+        self.tried_quiets = np.zeros((MAX_PLY + 1, TRIED_MAX), dtype=np.int64)
+        self.tried_captures = np.zeros((MAX_PLY + 1, TRIED_MAX), dtype=np.int64)
+        self.scratch = np.zeros(1)
+
+    def forget(self) -> None:
+        """Clear what earlier searches learnt (a new game)."""
+        for table in (self.tt, self.killers, self.counters, self.quiet_history,
+                      self.continuation, self.capture_history):
+            table[:] = 0
+
+    def age(self) -> None:
+        """Before a new search of the same game: killers are of other positions now."""
+        self.killers[:] = 0
+
+
+def _reduction_table() -> np.ndarray:
+    """Late-move reductions in 1/1024 plies by depth and move number."""
+    depth = np.arange(64, dtype=np.float64)[:, None]
+    number = np.arange(64, dtype=np.float64)[None, :]
+    with np.errstate(divide="ignore"):
+        value = 512 + 1024 * np.log(np.maximum(depth, 1)) * np.log(np.maximum(number, 1)) / 2.0
+    return value.astype(np.int64)
+
+
+REDUCTIONS = _reduction_table()
+
+
 def search(pos: np.ndarray, tab: np.ndarray, weights: np.ndarray, undo: np.ndarray, sp0: int,
-           depth: int, alpha: int, beta: int, tt: np.ndarray, evals: np.ndarray,
-           killers: np.ndarray, history: np.ndarray, pv: np.ndarray,
-           control: np.ndarray) -> int:
+           depth: int, alpha: int, beta: int, memory: SearchMemory) -> int:
     """Search the position to ``depth`` plies in the window (alpha, beta); return the score.
 
-    ``pv[0]`` receives the principal variation, ended by a 0. Stops early when
-    ``control[C_STOP]`` is set or the node limit is reached, with ``control[C_ABORTED] = 1``;
-    the result is then not to be trusted.
+    ``memory.pv[0]`` receives the principal variation, ended by a 0. Stops early when
+    ``memory.control[C_STOP]`` is set or the node limit is reached, with
+    ``control[C_ABORTED] = 1``; the result is then not to be trusted.
     """
-    frames = np.zeros((MAX_PLY + 1, FRAME_FIELDS), dtype=np.int64)
-    moves = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
-    order = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
-    scratch = np.zeros(1)
+    m = memory
     compiled = search_kernel(checks_legality(tab))
-    return int(compiled(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers,
-                        history, pv, control, frames, moves, order, scratch))
+    return int(compiled(pos, tab, weights, undo, sp0, depth, alpha, beta, m.tt, m.evals,
+                        m.killers, m.counters, m.quiet_history, m.continuation,
+                        m.capture_history, m.pv, m.control, m.frames, m.moves, m.order,
+                        m.tried_quiets, m.tried_captures, REDUCTIONS, m.scratch))
 
 
 @cache
@@ -254,31 +869,36 @@ def search_kernel(check_legality: bool) -> Callable[..., int]:
 
 @kernel()  # these two are compiled on first use: a program plays few kinds of variant
 def _search_no_check(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers,
-                     history, pv, control, frames, moves, order, scratch):
+                     counters, quiet_history, continuation, capture_history, pv, control,
+                     frames, moves, order, tried_quiets, tried_captures, reductions, scratch):
     """``search`` where the king is not royal."""
     return _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers,
-                   history, pv, control, frames, moves, order, scratch, False)
+                   counters, quiet_history, continuation, capture_history, pv, control, frames,
+                   moves, order, tried_quiets, tried_captures, reductions, scratch, False)
 
 
 @kernel()
 def _search_with_check(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers,
-                       history, pv, control, frames, moves, order, scratch):
+                       counters, quiet_history, continuation, capture_history, pv, control,
+                       frames, moves, order, tried_quiets, tried_captures, reductions, scratch):
     """``search`` where the king is royal."""
     return _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers,
-                   history, pv, control, frames, moves, order, scratch, True)
+                   counters, quiet_history, continuation, capture_history, pv, control, frames,
+                   moves, order, tried_quiets, tried_captures, reductions, scratch, True)
 
 
 @leaf_kernel
-def _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers, history, pv,
-            control, frames, moves, order, scratch, check_legality):
-    """``search`` in its buffers: a stack frame and the moves with their ordering keys per
-    ply, and a scratch array for the evaluation."""
-    repetition_rule = tab[FLAGS, F_REPETITION] != 0
+def _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers, counters,
+            quiet_history, continuation, capture_history, pv, control, frames, moves, order,
+            tried_quiets, tried_captures, reductions, scratch, check_legality):
+    """``search`` in its buffers: the state machine over the frames."""
     generation = control[C_TT_GENERATION]
     control[C_ABORTED] = 0
+    frames[0, :] = 0
     frames[0, F_ALPHA] = alpha
     frames[0, F_BETA] = beta
     frames[0, F_DEPTH] = depth
+    frames[0, F_PV_NODE] = 1
     ply = 0
     ret = 0
     while True:
@@ -295,110 +915,24 @@ def _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers
                 control[C_ABORTED] = 1
             if ply > control[C_SELDEPTH]:
                 control[C_SELDEPTH] = ply
-            f[F_PV_LENGTH] = 0
-            f[F_BEST_MOVE] = 0
             pv[ply, 0] = 0
-            if control[C_ABORTED] != 0:
-                ret = 0
+            action = enter_node(pos, tab, weights, undo, sp, ply, frames, moves, tt, evals,
+                                scratch, control, check_legality)
+            if action == RETURN:
+                ret = f[F_BEST]
                 returning = True
-            elif ply > 0:
-                ret = end_score(pos, tab, undo, sp, ply)
-                if ret != INFINITE:
-                    returning = True
-                elif repetition_rule and earlier_occurrences(pos, undo, sp, 1) == 1:
-                    ret = 0
-                    returning = True
-                elif ply >= MAX_PLY - 1:
-                    ret = static_eval(pos, tab, weights, evals, scratch, control)
-                    returning = True
-                else:
-                    # mate-distance pruning: nothing here beats a mate found nearer the root
-                    f[F_ALPHA] = max(f[F_ALPHA], -(MATE - ply))
-                    f[F_BETA] = min(f[F_BETA], MATE - ply - 1)
-                    if f[F_ALPHA] >= f[F_BETA]:
-                        ret = f[F_ALPHA]
-                        returning = True
-            if not returning:
-                checked = 1 if check_legality and in_check(pos, tab, pos[STM]) else 0
-                f[F_CHECK] = checked
-                if checked != 0 and f[F_QUIESCENCE] == 0:
-                    f[F_DEPTH] += 1
-                f[F_ORIGINAL_ALPHA] = f[F_ALPHA]
-                f[F_BEST] = -INFINITE
-                f[F_DONE] = 0
-                f[F_NEXT] = 0
-                if f[F_DEPTH] <= 0 and f[F_QUIESCENCE] == 0:
-                    f[F_QUIESCENCE] = 1
-                # below the frontier nothing is ever stored: a lookup there would cost a
-                # memory access per node for the rare position also searched at full depth
-                data = tt_entry(tt, pos[HASH]) if f[F_DEPTH] >= 0 else 0
-                f[F_HASH_MOVE] = data & 0xFFFF if data != 0 else 0
-                pv_node = f[F_BETA] - f[F_ALPHA] > 1
-                if data != 0 and ply > 0 and not pv_node and (data >> 32) & 255 >= max(
-                    f[F_DEPTH], 0
-                ):
-                    stored = tt_score(data, ply)
-                    bound = (data >> 40) & 3
-                    if (
-                        bound == BOUND_EXACT
-                        or (bound == BOUND_LOWER and stored >= f[F_BETA])
-                        or (bound == BOUND_UPPER and stored <= f[F_ALPHA])
-                    ):
-                        ret = stored
-                        returning = True
-            quiescence = f[F_QUIESCENCE] != 0
-            if not returning and quiescence and -f[F_DEPTH] >= control[C_QUIESCENCE_PLIES]:
-                ret = static_eval(pos, tab, weights, evals, scratch, control)
-                returning = True
-            if not returning and quiescence:
-                may_stand = f[F_CHECK] == 0 and tab[FLAGS, F_COMPULSORY] == 0
-                if may_stand:  # standing pat may already be enough: no moves needed then
-                    stand = static_eval(pos, tab, weights, evals, scratch, control)
-                    if stand >= f[F_BETA]:
-                        ret = stand
-                        returning = True
-                    else:
-                        f[F_BEST] = stand
-                        f[F_ALPHA] = max(f[F_ALPHA], stand)
-                if not returning:
-                    n = quiescence_moves(pos, tab, moves[ply], undo, sp, f[F_CHECK],
-                                         check_legality)
-                    f[F_COUNT] = n
-                    if n < 0:
-                        ret = static_eval(pos, tab, weights, evals, scratch, control)
-                        returning = True
-                    elif n == 0:
-                        ret = f[F_BEST] if may_stand else no_moves_score(pos, tab, ply, f[F_CHECK])
-                        returning = True
-            elif not returning:
-                if (
-                    control[C_NULL_MOVE] != 0
-                    and ply > 0
-                    and f[F_CHECK] == 0
-                    and f[F_NULL] == 0
-                    and f[F_DEPTH] >= 2
-                    and not pv_node
-                    and has_pieces(pos) != 0
-                    and static_eval(pos, tab, weights, evals, scratch, control) >= f[F_BETA]
-                ):
-                    make_null_move(pos, tab, undo, sp)
-                    child = frames[ply + 1]
-                    child[:] = 0
-                    child[F_ALPHA] = -f[F_BETA]
-                    child[F_BETA] = -f[F_BETA] + 1
-                    child[F_DEPTH] = f[F_DEPTH] - 3 - f[F_DEPTH] // 4
-                    child[F_NULL] = 1
-                    f[F_STATE] = AFTER_NULL
-                    ply += 1
-                    continue
-                n = legal_moves(pos, tab, moves[ply], undo, sp, False, check_legality)
-                if n == 0:
-                    ret = no_moves_score(pos, tab, ply, f[F_CHECK])
-                    returning = True
-                f[F_COUNT] = n
-            if not returning:
-                score_moves(pos, tab, weights, moves[ply], order[ply], f[F_COUNT],
-                            f[F_HASH_MOVE], ply, killers, history, pos[STM])
+            elif action == TRY_NULL_MOVE:
+                make_null_move(pos, tab, undo, sp)
+                new_child(frames, ply, -f[F_BETA], -f[F_BETA] + 1, null_move_depth(f), 0, 0,
+                          1 - f[F_CUT_NODE])
+                frames[ply + 1, F_NULL] = 1
+                f[F_STATE] = AFTER_NULL
+                ply += 1
+                continue
+            else:
+                order_moves(pos, tab, weights, moves[ply], order[ply], f[F_COUNT],
+                            f[F_HASH_MOVE], frames, ply, killers, counters, quiet_history,
+                            continuation, capture_history)
                 f[F_STATE] = NEXT
                 continue
         elif state == AFTER_NULL:
@@ -406,21 +940,21 @@ def _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers
             if control[C_ABORTED] != 0:
                 ret = 0
                 returning = True
-            elif -ret >= f[F_BETA]:
+            elif -ret >= f[F_BETA]:  # passing is enough: so is a move, most likely
                 ret = f[F_BETA] if -ret > MATE_BOUND else -ret
                 returning = True
+            elif generate_moves(pos, tab, undo, sp, ply, frames, moves,
+                                check_legality) == RETURN:
+                ret = f[F_BEST]
+                returning = True
             else:
-                n = legal_moves(pos, tab, moves[ply], undo, sp, False, check_legality)
-                if n == 0:
-                    ret = no_moves_score(pos, tab, ply, f[F_CHECK])
-                    returning = True
-                else:
-                    f[F_COUNT] = n
-                    score_moves(pos, tab, weights, moves[ply], order[ply], n,
-                                f[F_HASH_MOVE], ply, killers, history, pos[STM])
-                    f[F_STATE] = NEXT
-                    continue
+                order_moves(pos, tab, weights, moves[ply], order[ply], f[F_COUNT],
+                            f[F_HASH_MOVE], frames, ply, killers, counters, quiet_history,
+                            continuation, capture_history)
+                f[F_STATE] = NEXT
+                continue
         elif state == AFTER_CHILD:
+            # 11. re-search a reduced or null-window search that beat alpha
             score = -ret
             move = f[F_MOVE]
             research = (
@@ -429,100 +963,102 @@ def _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers
                 and score > f[F_ALPHA]
                 and (f[F_STAGE] == STAGE_REDUCED or score < f[F_BETA])
             )
-            if not research:
-                take_back(pos, tab, undo, sp)
+            if research:
+                if f[F_STAGE] == STAGE_REDUCED:
+                    f[F_STAGE] = STAGE_NULL_WINDOW
+                    new_child(frames, ply, -f[F_ALPHA] - 1, -f[F_ALPHA], f[F_NEW_DEPTH],
+                              frames[ply + 1, F_PREVIOUS], 0, 1 - f[F_CUT_NODE])
+                else:
+                    f[F_STAGE] = STAGE_FULL
+                    new_child(frames, ply, -f[F_BETA], -f[F_ALPHA], f[F_NEW_DEPTH],
+                              frames[ply + 1, F_PREVIOUS], 1, 0)
+                ply += 1
+                continue
+            take_back(pos, tab, undo, sp)
             if control[C_ABORTED] != 0:
                 ret = 0
                 returning = True
-            elif research:
-                # a reduced or null-window search beat alpha: search again, wider or deeper
-                child = frames[ply + 1]
-                child[:] = 0
-                child[F_QUIESCENCE] = f[F_QUIESCENCE]
-                if f[F_STAGE] == STAGE_REDUCED:
-                    f[F_STAGE] = STAGE_NULL_WINDOW
-                    child[F_ALPHA] = -f[F_ALPHA] - 1
-                    child[F_BETA] = -f[F_ALPHA]
-                else:
-                    f[F_STAGE] = STAGE_FULL
-                    child[F_ALPHA] = -f[F_BETA]
-                    child[F_BETA] = -f[F_ALPHA]
-                child[F_DEPTH] = f[F_DEPTH] - 1
-                ply += 1
-                continue
             else:
-                f[F_DONE] += 1
+                # 12. the best move so far; a cut-off teaches the histories
+                f[F_SEARCHED] += 1
                 if score > f[F_BEST]:
                     f[F_BEST] = score
                     if score > f[F_ALPHA]:
                         f[F_BEST_MOVE] = move
-                        pv[ply, 0] = move
-                        length = 1
-                        while pv[ply + 1, length - 1] != 0 and length < MAX_PLY:
-                            pv[ply, length] = pv[ply + 1, length - 1]
-                            length += 1
-                        pv[ply, length] = 0
+                        copy_pv(pv, ply, move)
                         f[F_ALPHA] = score
                         if score >= f[F_BETA]:
-                            if f[F_QUIESCENCE] == 0 and is_capture(pos, move) == 0:
-                                if killers[ply, 0] != move:
-                                    killers[ply, 1] = killers[ply, 0]
-                                    killers[ply, 0] = move
-                                entry = move & 0xFFF
-                                history[pos[STM], entry] = min(
-                                    history[pos[STM], entry] + f[F_DEPTH] * f[F_DEPTH], 1 << 24
-                                )
+                            if f[F_QUIESCENCE] == 0:
+                                reward_cutoff(pos, frames, ply, move, tried_quiets,
+                                              tried_captures, killers, counters, quiet_history,
+                                              continuation, capture_history)
                             f[F_NEXT] = f[F_COUNT]  # cut off
+                if f[F_QUIESCENCE] == 0 and move != f[F_BEST_MOVE]:
+                    if f[F_QUIET] != 0:
+                        if f[F_QUIETS_TRIED] < TRIED_MAX:
+                            tried_quiets[ply, f[F_QUIETS_TRIED]] = move
+                            f[F_QUIETS_TRIED] += 1
+                    elif is_capture(pos, move) and f[F_CAPTURES_TRIED] < TRIED_MAX:
+                        tried_captures[ply, f[F_CAPTURES_TRIED]] = move
+                        f[F_CAPTURES_TRIED] += 1
                 f[F_STATE] = NEXT
                 continue
-        else:  # NEXT
-            if f[F_NEXT] < f[F_COUNT]:
-                move = pick_next(moves[ply], order[ply], f[F_NEXT], f[F_COUNT])
+        else:  # NEXT: the move loop
+            move = 0
+            quiet = False
+            history = 0
+            previous = 0
+            while f[F_NEXT] < f[F_COUNT]:
+                candidate = pick_next(moves[ply], order[ply], f[F_NEXT], f[F_COUNT])
                 f[F_NEXT] += 1
-                quiet = is_capture(pos, move) == 0 and (move >> 12) & 7 == 0
-                play(pos, tab, move, undo, sp)
+                quiet = not is_capture(pos, candidate) and (
+                    is_drop(candidate) or move_piece(candidate) == 0)
+                if f[F_QUIESCENCE] != 0:
+                    skip = skip_in_quiescence(pos, tab, weights, f, candidate, control)
+                else:
+                    history = 0
+                    if quiet:
+                        history = quiet_score(pos, candidate, frames, ply, quiet_history,
+                                              continuation)
+                    skip = skip_move(pos, tab, weights, f, frames, ply, candidate, quiet,
+                                     history, reductions, control)
+                previous = continuation_key(pos, candidate)
+                play(pos, tab, candidate, undo, sp)
+                if skip and not king_attacked(pos, tab, pos[STM]):  # checks are never skipped
+                    take_back(pos, tab, undo, sp)
+                    continue
+                move = candidate
+                break
+            if move != 0:
+                f[F_QUIET] = 1 if quiet else 0
                 if f[F_QUIESCENCE] == 0:  # the child looks up its table entry first thing
                     prefetch(tt, pos[HASH] & (tt.shape[0] - 1))
                 f[F_MOVE] = move
-                child = frames[ply + 1]
-                child[:] = 0
-                child[F_QUIESCENCE] = f[F_QUIESCENCE]
                 new_depth = f[F_DEPTH] - 1
-                if f[F_DONE] == 0 or f[F_QUIESCENCE] != 0:
+                f[F_NEW_DEPTH] = new_depth
+                if f[F_SEARCHED] == 0 or f[F_QUIESCENCE] != 0:
                     f[F_STAGE] = STAGE_FULL
-                    child[F_ALPHA] = -f[F_BETA]
-                    child[F_BETA] = -f[F_ALPHA]
-                    child[F_DEPTH] = new_depth
+                    new_child(frames, ply, -f[F_BETA], -f[F_ALPHA], new_depth, previous,
+                              f[F_PV_NODE], 1 - f[F_CUT_NODE] if f[F_PV_NODE] == 0 else 0)
                 else:
-                    reduction = 0
-                    if (
-                        control[C_REDUCTIONS] != 0
-                        and f[F_DEPTH] >= 3
-                        and f[F_DONE] >= 3
-                        and quiet
-                        and f[F_CHECK] == 0
-                        and move != killers[ply, 0]
-                        and move != killers[ply, 1]
-                    ):
-                        reduction = 1 + (1 if f[F_DONE] >= 8 else 0) + (1 if f[F_DEPTH] >= 8 else 0)
-                    f[F_STAGE] = STAGE_REDUCED if reduction > 0 else STAGE_NULL_WINDOW
-                    child[F_ALPHA] = -f[F_ALPHA] - 1
-                    child[F_BETA] = -f[F_ALPHA]
-                    child[F_DEPTH] = new_depth - reduction
+                    # 10. late-move reductions
+                    r = 0
+                    if (control[C_REDUCTIONS] != 0 and f[F_DEPTH] >= 3
+                            and f[F_SEARCHED] >= 1 + (1 if ply == 0 else 0)
+                            and (quiet or f[F_CUT_NODE] != 0)):
+                        r = reduction(reductions, f, f[F_SEARCHED] + 1, quiet,
+                                      history if quiet else 0)
+                        r = min(r, new_depth - 1)
+                    f[F_STAGE] = STAGE_REDUCED if r > 0 else STAGE_NULL_WINDOW
+                    new_child(frames, ply, -f[F_ALPHA] - 1, -f[F_ALPHA], new_depth - r,
+                              previous, 0, 1 if r > 0 else 1 - f[F_CUT_NODE])
                 f[F_STATE] = AFTER_CHILD
                 ply += 1
                 continue
-            # all moves searched
-            ret = f[F_BEST]
-            if f[F_QUIESCENCE] == 0:
-                if f[F_BEST] >= f[F_BETA]:
-                    bound = BOUND_LOWER
-                elif f[F_BEST] > f[F_ORIGINAL_ALPHA]:
-                    bound = BOUND_EXACT
-                else:
-                    bound = BOUND_UPPER
-                tt_store(tt, pos[HASH], f[F_BEST_MOVE], f[F_BEST], f[F_DEPTH], bound, ply,
-                         generation)
+            # 13. all moves searched (or skipped: quiescence may skip them all)
+            if f[F_BEST] == -INFINITE:
+                f[F_BEST] = f[F_ALPHA]
+            ret = finish_node(pos, f, ply, tt, generation)
             returning = True
         if returning:
             if ply == 0:
