@@ -2,7 +2,7 @@
 
 The course library (``a2_minichess.py``) keeps a 4x4 board as a list of rows of pieces and
 finds the valid moves in Python; here the position is the core's array and the moves come from
-the core's legal-move kernel, then are put in the course library's order (``course_key``), which
+the core's legal-move kernel, then are put in the course library's order (``_order_keys``), which
 students' game trees and tie-breaks depend on.
 
 >>> game = MinichessGame()
@@ -21,8 +21,9 @@ ValueError: Move "a4d1" is not valid
 
 from __future__ import annotations
 
+import itertools
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
@@ -40,14 +41,14 @@ from minichess.position import Setup
 from minichess.squares import square, square_name
 from minichess.variants import get_variant
 
-SIZE = 4
+VARIANT = get_variant("csc111")
+SIZE = VARIANT.files
 """Files and ranks of the board."""
-MAX_MOVES = 50
-"""Plies after which the game is a draw (checked before anything else)."""
+MAX_MOVES = VARIANT.move_limit
+"""Plies after which the game is a draw (checked before anything else): 50."""
 KINDS = "prqk"
 """The course library's piece kinds: pawn, rook, queen, king."""
 
-VARIANT = get_variant("csc111")
 _TABLES = variant_tables(VARIANT)
 _SQUARES = tuple(square(file, rank) for rank in range(SIZE) for file in range(SIZE))
 """a1, b1, c1, d1, a2, ... d4: the order in which the course library scans the board."""
@@ -118,12 +119,6 @@ def _order_keys() -> list[int]:
                         keys[code << 12 | origin | square(file, rank) << 6] = origin * 64 + place
                         place += 1
     return keys
-
-
-def course_key(piece_code: int, move_code: int) -> int:
-    """The sort key that puts a core move of the piece ``piece_code`` in the course library's
-    order (see ``_order_keys``)."""
-    return _order_keys()[piece_code << 12 | move_code]
 
 
 @cache
@@ -304,6 +299,7 @@ def _course_piece(code: int) -> _Piece | None:
     return _Piece(piece.symbol().lower(), piece.color == WHITE)
 
 
+@cache
 def _start_placement() -> dict[int, int]:
     setup = Board(VARIANT).setup()
     return {sq: piece.code for sq, piece in setup.placement.items()}
@@ -317,7 +313,7 @@ def _placement(board: Sequence[Sequence[Any]]) -> dict[int, int]:
         raise ValueError("board must be 4 rows (rank 1 first) of 4 squares (file a first)")
     placement = {}
     kings = {WHITE: 0, BLACK: 0}
-    for sq, entry in zip(_SQUARES, _entries(rows), strict=True):
+    for sq, entry in zip(_SQUARES, itertools.chain(*rows), strict=True):
         piece = _piece_of(entry, sq)
         if piece is None:
             continue
@@ -328,11 +324,6 @@ def _placement(board: Sequence[Sequence[Any]]) -> dict[int, int]:
         if count > 1:
             raise ValueError(f"{color_name(colour)} has {count} kings; a board may have one")
     return placement
-
-
-def _entries(rows: list[Sequence[Any]]) -> Iterator[Any]:
-    for row in rows:
-        yield from row
 
 
 def _piece_of(entry: Any, sq: int) -> Piece | None:
@@ -354,4 +345,4 @@ def _piece_of(entry: Any, sq: int) -> Piece | None:
     return Piece.from_symbol(letter)
 
 
-__all__ = ["MAX_MOVES", "CourseBoard", "MinichessGame", "_Piece", "course_key"]
+__all__ = ["MAX_MOVES", "CourseBoard", "MinichessGame", "_Piece"]
