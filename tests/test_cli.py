@@ -37,7 +37,8 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 # --- help and version ---------------------------------------------------------------------------
 
 
-COMMAND_NAMES = [module.__name__.rsplit(".", 1)[1] for module in COMMANDS]
+COMMAND_NAMES = [module.__name__.rsplit(".", 1)[1].replace("_", "-") for module in COMMANDS]
+"""The commands, named as their modules are (imcs_server: imcs-server)."""
 
 
 @pytest.mark.parametrize("command", [[], *([name] for name in COMMAND_NAMES)])

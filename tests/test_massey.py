@@ -46,7 +46,7 @@ def test_move_number_is_the_fullmove_number():
     assert format_state(board).startswith("2 W\n")
 
 
-@pytest.mark.parametrize("variant", [name for name, v in VARIANTS.items() if not v.has_reserves])
+@pytest.mark.parametrize("variant", list(VARIANTS))
 def test_round_trip_through_random_games(variant):
     rng = random.Random(7)
     board = Board(variant)
@@ -65,11 +65,16 @@ def test_reading_is_lenient_about_trailing_space_and_final_newline():
     )
 
 
-def test_variant_with_reserves_is_refused():
-    with pytest.raises(InvalidFenError, match="chess36 positions have reserves"):
-        format_state(Board("chess36"))
-    with pytest.raises(InvalidFenError, match="reserves"):
+def test_a_variant_with_reserves_has_them_on_a_last_line(place):
+    board = place("chess36", "Kd5 kf6 Pb5", reserve="QRn", fullmove_number=12)
+    text = format_state(board)
+    assert text == "12 W\n.....k\n.P.K..\n......\n......\n......\n......\n[QRn]\n"
+    assert parse_state("chess36", text).reserves == board.setup().reserves
+    assert format_state(Board("chess36")).endswith("RNQKBR\n[]\n")
+    with pytest.raises(InvalidFenError, match="then the reserves"):
         parse_state("chess36", "1 W\n" + "......\n" * 6)
+    with pytest.raises(InvalidFenError, match="line 8: expected the reserves in brackets"):
+        parse_state("chess36", "1 W\n" + "......\n" * 6 + "Q\n")
 
 
 @pytest.mark.parametrize(

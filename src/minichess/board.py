@@ -379,6 +379,12 @@ class Board:
     def __repr__(self) -> str:
         return f"Board({self.variant.name!r}, fen={self.fen()!r})"
 
+    def _repr_svg_(self) -> str:
+        """The board as a picture, with the last move and a check marked (notebooks show it)."""
+        from minichess.svg import board_picture
+
+        return board_picture(self, size=min(400, 60 * self.variant.files))
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Board):
             return NotImplemented

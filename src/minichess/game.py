@@ -173,6 +173,11 @@ class Game:
         """``color`` loses because it failed to play (crashed, illegal move, no answer)."""
         self._end(Termination.FORFEIT, color)
 
+    def turn_seconds(self) -> float:
+        """Seconds the side to move has spent on the turn now running (0 once the game is over).
+        """
+        return 0.0 if self.is_game_over() else time.monotonic() - self._turn_started
+
     def check_time(self) -> float | None:
         """The side to move's remaining seconds, counting the turn now running; a side whose time
         has run out loses on time. None without clocks; the clocks stop when the game ends."""

@@ -38,6 +38,17 @@ def positive_int(text: str) -> int:
     return int(text)
 
 
+def engine_level(text: str) -> int:
+    """An argparse type: an engine level (1 to 10)."""
+    from minichess.engine import LEVELS, MAX_LEVEL  # the engine only where a level is taken
+
+    if not text.isdigit() or int(text) not in LEVELS:
+        raise argparse.ArgumentTypeError(
+            f"expected a level from {LEVELS[0]} to {MAX_LEVEL}, not {text!r}"
+        )
+    return int(text)
+
+
 def positive_seconds(text: str) -> float:
     """An argparse type: a number of seconds > 0."""
     try:

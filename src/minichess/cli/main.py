@@ -17,12 +17,27 @@ import traceback
 from collections.abc import Sequence
 
 from minichess import __version__
-from minichess.cli import analyse, match, move, moves, perft, play, show, uci, variants, winner
+from minichess.cli import (
+    analyse,
+    imcs,
+    imcs_server,
+    match,
+    move,
+    moves,
+    perft,
+    play,
+    serve,
+    show,
+    uci,
+    variants,
+    winner,
+)
 from minichess.cli.arguments import CommandParser, UsageError
 from minichess.errors import MinichessError
 
 PROG = "minichess"
-COMMANDS = (play, perft, moves, move, winner, show, variants, analyse, uci, match)
+COMMANDS = (play, serve, perft, moves, move, winner, show, variants, analyse, uci, match, imcs,
+            imcs_server)
 """The subcommand modules, in the order ``--help`` lists them."""
 
 

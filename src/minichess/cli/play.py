@@ -11,7 +11,7 @@ from datetime import date
 
 from rich.console import Console
 
-from minichess.cli.arguments import add_position_arguments, board_from_args
+from minichess.cli.arguments import add_position_arguments, board_from_args, engine_level
 from minichess.cli.terminal_game import TerminalGame
 from minichess.engine import LEVELS, MAX_LEVEL, Limit
 from minichess.errors import MinichessError
@@ -37,7 +37,7 @@ def register(commands: argparse._SubParsersAction) -> None:
     add_position_arguments(parser)
     parser.add_argument("--color", "-c", choices=("white", "black", "random"), default="white",
                         help="your side (default white)")
-    parser.add_argument("--level", "-l", type=_level, default=DEFAULT_LEVEL, metavar="N",
+    parser.add_argument("--level", "-l", type=engine_level, default=DEFAULT_LEVEL, metavar="N",
                         help=f"engine strength, {LEVELS[0]} (beginner) to {MAX_LEVEL}"
                         f" (default {DEFAULT_LEVEL})")
     parser.add_argument(
@@ -62,14 +62,6 @@ def run(args: argparse.Namespace) -> None:
     _enable_line_editing()
     TerminalGame(game, _human_color(args.color, args.seed), engine, Console(highlight=False),
                  pgn_path=args.pgn).play()
-
-
-def _level(text: str) -> int:
-    if not text.isdigit() or int(text) not in LEVELS:
-        raise argparse.ArgumentTypeError(
-            f"expected a level from {LEVELS[0]} to {MAX_LEVEL}, not {text!r}"
-        )
-    return int(text)
 
 
 def _clock(text: str | None, variant: VariantDefinition) -> TimeControl | None:

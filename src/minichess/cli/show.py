@@ -8,7 +8,12 @@ import sys
 from rich.console import Console
 
 from minichess.board import Board
-from minichess.cli.arguments import add_position_arguments, board_from_args
+from minichess.cli.arguments import (
+    UsageError,
+    add_position_arguments,
+    board_from_args,
+    positive_int,
+)
 from minichess.cli.terminal_ui import board_text
 from minichess.pieces import BLACK, COLOR_NAMES, WHITE, Color, Piece
 from minichess.squares import FILE_NAMES
@@ -25,12 +30,20 @@ def register(commands: argparse._SubParsersAction) -> None:
     )
     add_position_arguments(parser)
     parser.add_argument("--ascii", action="store_true", help="plain ASCII letters, no colour")
+    parser.add_argument("--svg", metavar="FILE", help="also save the board as an SVG picture")
+    parser.add_argument("--png", metavar="FILE", help="also save the board as a PNG picture")
+    parser.add_argument("--flip", action="store_true",
+                        help="pictures from Black's side (default: White at the bottom)")
+    parser.add_argument("--size", type=positive_int, default=None, metavar="PX",
+                        help="width of the pictures in pixels (default 60 per file)")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> None:
     """Draw the board and print the facts below it."""
     board = board_from_args(args)
+    if args.svg or args.png:
+        save_pictures(board, args)
     if args.ascii or not sys.stdout.isatty():
         print(ascii_board(board))
         print()
@@ -41,6 +54,22 @@ def run(args: argparse.Namespace) -> None:
     console.print()
     for line in describe(board):
         console.print(line, markup=False)
+
+
+def save_pictures(board: Board, args: argparse.Namespace) -> None:
+    """Write the ``--svg`` and ``--png`` files the arguments ask for."""
+    from minichess import svg
+
+    picture = svg.board_picture(board, orientation=BLACK if args.flip else WHITE,
+                                size=args.size or 60 * board.variant.files)
+    try:
+        if args.svg:
+            with open(args.svg, "w", encoding="utf-8") as file:
+                file.write(picture)
+        if args.png:
+            svg.to_png(picture, args.png)
+    except OSError as error:
+        raise UsageError(f"cannot write {error.filename}: {error.strerror}") from None
 
 
 def ascii_board(board: Board) -> str:

@@ -11,6 +11,8 @@ negative-index wraparound, which numba otherwise adds to every access of an arra
 index (three instructions, and a fifth of perft's time).
 """
 
+import threading
+
 from numba import njit, types
 from numba.core.compiler import CompilerBase, DefaultPassBuilder
 from numba.core.compiler_machinery import register_pass
@@ -102,14 +104,21 @@ def on_demand_kernel(signature):
     return decorate
 
 
+_ON_DEMAND_LOCK = threading.RLock()
+"""Held while on-demand kernels compile: a thread that finds a kernel being compiled by another
+waits for it (rather than calling it half-made, which fails with 'compilation disabled')."""
+
+
 def compile_on_demand(*kernels) -> None:
     """Compile ``on_demand_kernel``s (callees before callers) for their signatures, and
-    for nothing else: a caller passing a constant gets the compiled code, not a new copy."""
-    for compiled in kernels:
-        signature = _ON_DEMAND_SIGNATURES.pop(compiled, None)
-        if signature is not None:
-            compiled.compile(signature)
-            compiled.disable_compile()
+    for nothing else: a caller passing a constant gets the compiled code, not a new copy.
+    Safe to call from several threads at once."""
+    with _ON_DEMAND_LOCK:
+        for compiled in kernels:
+            signature = _ON_DEMAND_SIGNATURES.pop(compiled, None)
+            if signature is not None:
+                compiled.compile(signature)
+                compiled.disable_compile()
 
 
 leaf_kernel = njit(inline="always", **_OPTIONS)

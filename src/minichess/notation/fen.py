@@ -30,7 +30,7 @@ def parse_fen(variant: VariantDefinition, fen: str) -> Setup:
     if reserve_text is not None:
         if not variant.has_reserves:
             raise InvalidFenError(f"{variant.name} has no reserves, but the FEN gives one")
-        setup.reserves = _parse_reserves(reserve_text)
+        setup.reserves = parse_reserves(reserve_text)
     side = fields[1]
     if side not in ("w", "b"):
         raise InvalidFenError(f"side to move must be 'w' or 'b', not {side!r}")
@@ -65,7 +65,7 @@ def format_fen(variant: VariantDefinition, setup: Setup) -> str:
         rows.append(row + (str(empty) if empty else ""))
     board = "/".join(rows)
     if variant.has_reserves:
-        board += "[" + "".join(p.symbol() * setup.reserves.get(p, 0) for p in RESERVE_ORDER) + "]"
+        board += format_reserves(setup)
     side = "w" if setup.turn == WHITE else "b"
     return f"{board} {side} - - {setup.halfmove_clock} {setup.fullmove_number}"
 
@@ -120,7 +120,13 @@ def _parse_board(variant: VariantDefinition, text: str) -> dict:
     return placement
 
 
-def _parse_reserves(text: str) -> dict[Piece, int]:
+def format_reserves(setup: Setup) -> str:
+    """The reserves of ``setup`` in brackets, White's first in the order QRBN: ``[Qn]``."""
+    return "[" + "".join(p.symbol() * setup.reserves.get(p, 0) for p in RESERVE_ORDER) + "]"
+
+
+def parse_reserves(text: str) -> dict[Piece, int]:
+    """The reserve pieces written between the brackets (``Qn``), in any order."""
     reserves: dict[Piece, int] = {}
     for char in text:
         try:
