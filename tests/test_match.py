@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from minichess.cli.main import main
+from minichess.engine.weights import starting_weights
 from minichess.game import Game, TimeControl
 from minichess.match import (
     PlayerSpec,
@@ -26,6 +27,7 @@ from minichess.match import (
 from minichess.match.sprt import Decision, Sprt
 from minichess.notation.pgn import read_pgn, read_pgn_file
 from minichess.players import UciEngineError, UciPlayer, UciTimeoutError
+from minichess.variants import get_variant
 
 PROJECT_ENGINE = f"uci:{shlex.quote(sys.executable)} -m minichess.cli.main uci"
 """The project's own UCI engine (``minichess uci``) as a player spec."""
@@ -294,3 +296,15 @@ def test_a_match_without_a_game_count_needs_an_sprt():
     with pytest.raises(ValueError, match="needs an SPRT"):
         play_match(["random", "greedy"], games=None)
     assert main(["match", "random", "greedy", "--sprt", "5,0"]) == 2
+
+
+def test_an_engine_player_can_take_its_weights_from_a_file(tmp_path):
+    weights = tmp_path / "antichess.json"
+    weights.write_text(json.dumps({"weights": [int(w) for w in starting_weights(
+        get_variant("antichess"))]}))
+    spec = parse_player(f"level:3,weights={weights}")
+    assert dict(spec.engine_options)["weights"] == str(weights)
+    result = play_match([spec, "random"], "antichess", games=2, time_control="5+0.1", seed=1)
+    assert result.games_played == 2
+    with pytest.raises(PlayerSpecError, match="unknown option"):
+        parse_player(f"level:3,weights={tmp_path / 'missing.json'}")

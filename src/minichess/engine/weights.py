@@ -22,6 +22,7 @@ from minichess.engine.evaluation import (
     W_TEMPO,
     WEIGHT_COUNT,
 )
+from minichess.errors import MinichessError
 from minichess.variants import VariantDefinition, get_variant
 from minichess.variants.definition import Royalty
 
@@ -55,19 +56,22 @@ def starting_weights(variant: VariantDefinition) -> np.ndarray:
 
 
 @cache
-def _load(name: str) -> tuple[int, ...] | None:
-    path = WEIGHTS_DIR / f"{name}.json"
+def _load(path: Path) -> tuple[int, ...] | None:
     if not path.exists():
         return None
     data = json.loads(path.read_text())
     return tuple(data["weights"])
 
 
-def variant_weights(variant: str | VariantDefinition) -> np.ndarray:
-    """The evaluation weights the engine uses for ``variant`` (a fresh array)."""
+def variant_weights(variant: str | VariantDefinition, path: str | Path | None = None) -> np.ndarray:
+    """The evaluation weights the engine uses for ``variant`` (a fresh array): those in its
+    weights file, or in the weights file at ``path`` (as ``tuning.py`` writes them).
+    Raises MinichessError for a file at ``path`` that does not hold weights."""
     definition = get_variant(variant)
     weights = starting_weights(definition)
-    tuned = _load(definition.name)
+    tuned = _load(Path(path) if path is not None else WEIGHTS_DIR / f"{definition.name}.json")
     if tuned is not None and len(tuned) in (FIRST_THREAT_FEATURE, WEIGHT_COUNT):
         weights[: len(tuned)] = tuned  # older files lack the newer features: they start at 0
+    elif path is not None:
+        raise MinichessError(f"{path}: no {WEIGHT_COUNT} evaluation weights there")
     return weights

@@ -26,8 +26,8 @@ our variants from a file, plays a match with nothing else::
 ``nullmove=0|1``, ``reductions=0|1``, ``pruning=0|1``, ``singular=0|1``, ``forced=0|1``
 (null-move pruning, late-move reductions, pruning at shallow depth, singular extensions, the
 only legal move searched a ply deeper; default: the variant's choice) and ``weights=start``
-(the untuned starting weights of the evaluation), e.g. ``level:10,nullmove=0`` against
-``level:10``.
+or ``weights=FILE`` (the untuned starting weights of the evaluation, or those in a weights
+file as ``tuning.py`` writes them), e.g. ``level:10,nullmove=0`` against ``level:10``.
 
 >>> spec = parse_player("level:10,time=0.5")
 >>> spec.kind, spec.argument, spec.time_factor
@@ -44,6 +44,7 @@ import re
 import shlex
 import shutil
 from dataclasses import dataclass
+from pathlib import Path
 
 from minichess.engine import LEVELS, MAX_LEVEL
 from minichess.errors import MinichessError
@@ -64,8 +65,8 @@ _SPEC = re.compile(
 SPEC_HELP = (
     f"level:N (N = {LEVELS[0]}..{MAX_LEVEL}), random, greedy or uci:COMMAND, the engine players"
     " optionally followed by ,time=F (0 < F <= 1) to use only that share of the clock, level:N"
-    " also by ,nullmove=0|1 ,reductions=0|1 ,pruning=0|1 ,singular=0|1 ,forced=0|1 ,weights=start,"
-    " uci:COMMAND by ,variant=ENGINES_NAME"
+    " also by ,nullmove=0|1 ,reductions=0|1 ,pruning=0|1 ,singular=0|1 ,forced=0|1"
+    " ,weights=start|FILE, uci:COMMAND by ,variant=ENGINES_NAME"
     " and ,option.NAME=VALUE (UCI options), any player by ,name=DISPLAY_NAME"
 )
 _TECHNIQUE_OPTIONS = {"nullmove": "null_move", "reductions": "reductions", "pruning": "pruning",
@@ -115,7 +116,7 @@ class PlayerSpec:
                     level=int(self.argument),
                     techniques={field: options[name] == "1"
                                 for name, field in _TECHNIQUE_OPTIONS.items() if name in options},
-                    starting_weights=options.get("weights") == "start",
+                    weights=options.get("weights"),
                 )
             else:
                 uci_options = [(name.removeprefix(UCI_OPTION_PREFIX), value)
@@ -166,6 +167,8 @@ def parse_player(text: str) -> PlayerSpec:
 def _takes_option(kind: str, name: str, value: str) -> bool:
     """Whether a ``kind`` player takes the option ``name=value`` (besides time and name)."""
     if kind == "level":
+        if name == "weights" and Path(value).is_file():
+            return True
         return value in _ENGINE_OPTIONS.get(name, ())
     if kind == "uci":
         return bool(value) and (name == "variant" or name.startswith(UCI_OPTION_PREFIX))

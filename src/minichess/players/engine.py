@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from minichess.engine import MAX_LEVEL, Engine, Limit, Techniques
-from minichess.engine.weights import starting_weights
+from minichess.engine.weights import starting_weights, variant_weights
 from minichess.game import Game
 from minichess.move import Move
 from minichess.pieces import BLACK, WHITE
@@ -20,17 +20,17 @@ class EnginePlayer(Player):
 
     ``techniques`` switches search techniques on or off by the names of
     :class:`~minichess.engine.Techniques`' fields (the others stay the variant's choice) and
-    ``starting_weights`` plays with the untuned evaluation: for measuring what each is worth
-    by matches."""
+    ``weights`` plays with the untuned evaluation (``"start"``) or the weights in a file (its
+    path): for measuring what each is worth by matches."""
 
     def __init__(self, level: int = MAX_LEVEL, limit: Limit | None = None, seed: int | None = None,
                  hash_mb: int = 16, techniques: Mapping[str, bool] | None = None,
-                 starting_weights: bool = False) -> None:
+                 weights: str | None = None) -> None:
         self.name = f"level:{level}"
         self.engine = Engine(level=level, seed=seed, hash_mb=hash_mb)
         self.limit = limit or Limit(time=0.1)
         self._techniques = dict(techniques or {})
-        self._starting_weights = starting_weights
+        self._weights = weights
 
     def new_game(self, variant: VariantDefinition) -> None:
         """Forget the previous game (transposition table, killers, history)."""
@@ -52,5 +52,7 @@ class EnginePlayer(Player):
 
     def _configure(self, variant: VariantDefinition) -> None:
         self.engine.techniques = replace(Techniques.for_variant(variant), **self._techniques)
-        if self._starting_weights:
+        if self._weights == "start":
             self.engine.use_weights(variant, starting_weights(variant))
+        elif self._weights is not None:
+            self.engine.use_weights(variant, variant_weights(variant, self._weights))
