@@ -189,6 +189,20 @@ def test_match_command_json_and_pgn(capsys, tmp_path):
         assert {"White", "Black", "Event", "Result", "FEN", "Termination"} <= game.headers.keys()
 
 
+def test_an_interrupted_match_keeps_the_games_it_finished(monkeypatch, tmp_path):
+    pgn = tmp_path / "games.pgn"
+    finished = play_match(["random", "greedy"], "csc111", games=2, time_control="5+0.1",
+                          seed=1)
+
+    def interrupted(*args, on_game, **kwargs):
+        on_game(finished.games[0], finished)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("minichess.cli.match.play_match", interrupted)
+    assert main(["match", "random", "greedy", "--variant", "csc111", "--pgn", str(pgn)]) == 130
+    assert [game.headers["Round"] for game in read_pgn_file(pgn)] == ["1"]
+
+
 @pytest.mark.parametrize(
     "arguments",
     [

@@ -88,11 +88,21 @@ def run(args: argparse.Namespace) -> None:
     games = args.games if args.games is not None or sprt else DEFAULT_GAMES
     pgn_file = _open_for_writing(args.pgn) if args.pgn else None
     with MatchProgress(games, sprt is not None, enabled=sys.stderr.isatty()) as progress:
-        result = play_match(args.players, args.variant, games, args.time, args.concurrency,
-                            args.seed, on_game=progress.update, sprt=sprt, ray=args.ray)
-    if pgn_file is not None:
-        with pgn_file:
-            pgn_file.write(result.pgn())
+
+        def on_game(report: GameReport, so_far: MatchResult) -> None:
+            progress.update(report, so_far)
+            if pgn_file is not None:  # each game as it ends: an interrupted match keeps them
+                pgn_file.write(report.pgn + "\n")
+                pgn_file.flush()
+
+        try:
+            result = play_match(args.players, args.variant, games, args.time, args.concurrency,
+                                args.seed, on_game=on_game, sprt=sprt, ray=args.ray)
+        finally:
+            if pgn_file is not None:
+                pgn_file.close()
+    if args.pgn:
+        Path(args.pgn).write_text(result.pgn(), encoding="utf-8")  # in round order
     print(json.dumps(result.to_dict()) if args.json else format_report(result))
 
 
