@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
-import numpy as np
+import shlex
+import sys
 
+import numpy as np
+import pytest
+
+from minichess.board import Board
 from minichess.engine.evaluation import W_MATERIAL, WEIGHT_COUNT
-from minichess.engine.tuning import Samples, fit, self_play
+from minichess.engine.labelling import Labeller, Position, expected_results, quiet_positions
+from minichess.engine.tuning import Samples, fit, labelled_samples, self_play
 from minichess.engine.weights import starting_weights
+from minichess.game import Game
+from minichess.match import parse_player, play_match
 from minichess.variants import get_variant
+
+PROJECT_ENGINE = f"uci:{shlex.quote(sys.executable)} -m minichess.cli.main uci"
 
 
 def test_self_play_records_feature_vectors_with_results():
@@ -29,3 +39,43 @@ def test_the_fit_learns_a_material_value_the_results_reward():
     weights, loss = fit(Samples(features, results), start, start.astype(float), steps=300)
     assert weights[W_MATERIAL + 4] > 100
     assert loss < 0.1  # knowing nothing (all scores 0) the loss is 0.2
+
+
+def test_positions_from_games_are_the_quiet_ones_each_once():
+    game = Game("minitchess")
+    for move in ["b2b3", "c5c4", "b3c4", "b5b4", "a2a3", "b4a3"]:
+        game.push(game.board.parse_uci(move))
+    positions = quiet_positions([game, game])
+    fens = [position.fen for position in positions]
+    assert len(fens) == len(set(fens))
+    for position in positions:
+        board = Board("minitchess", position.fen)
+        assert not board.is_check()
+        assert not any(board.is_capture(move) for move in board.legal_moves)
+    assert "kqbnr/p1ppp/1p3/2P2/P1PPP/RNBQK w - - 0 3" not in fens  # b5xc4 could be answered
+    assert all(position.result is None for position in positions)  # the game goes on
+
+
+@pytest.mark.parametrize("label", ["search", PROJECT_ENGINE])
+def test_searches_label_positions_with_whites_expected_result(label):
+    positions = [Position("2k1/4/1R2/K3 w - - 0 10", None),  # White is a rook up
+                 Position("2k1/4/3r/K3 w - - 0 10", None)]  # Black is
+    labels = expected_results(positions, "csc111", Labeller.parse(label, depth=3), concurrency=1)
+    assert labels[0] > 0.9 and labels[1] < 0.1
+
+
+def test_labelled_samples_come_from_the_games_of_a_pgn_file(tmp_path):
+    result = play_match(["greedy", "random"], "csc111", games=2, time_control="5+0.1", seed=2)
+    pgn = tmp_path / "games.pgn"
+    pgn.write_text(result.pgn())
+    variant = get_variant("csc111")
+    samples = labelled_samples(variant, starting_weights(variant), [pgn], Labeller("result"))
+    assert samples.features.shape == (len(samples.results), WEIGHT_COUNT)
+    assert set(np.unique(samples.results)) <= {0.0, 0.5, 1.0}
+
+
+def test_an_external_engine_evaluates_a_position():
+    spec = parse_player(PROJECT_ENGINE)
+    with spec.create() as engine:
+        evaluation = engine.evaluate(Board("csc111", "2k1/4/1R2/K3 b - - 0 10"), depth=3)
+    assert evaluation.centipawns is not None and evaluation.centipawns < -300

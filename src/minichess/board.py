@@ -220,6 +220,10 @@ class Board:
         the game is the referee's business); :attr:`legal_moves` is what may be played."""
         return list(self._moves_and_end()[0])
 
+    def is_capture(self, move: Move) -> bool:
+        """Whether ``move`` takes a piece (as in python-chess)."""
+        return not move.drop and self.piece_at(move.to_square) is not None
+
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` is legal here."""
         return move in self.legal_moves

@@ -1,4 +1,5 @@
-"""Tune a variant's evaluation weights on self-play games (Texel's method).
+"""Tune a variant's evaluation weights on self-play games (Texel's method), or on positions
+from any games labelled by a search.
 
 The evaluation is linear in its weights, so tuning is a logistic regression: the engine plays
 itself from varied openings, the positions met (quiet ones: the move played from them is no
@@ -9,12 +10,22 @@ that ``sigmoid(score)`` predicts the result. Rounds repeat with the new weights.
     python -m minichess.engine.tuning --variant minitchess --games 1000 --depth 4 --rounds 2 \
         --verify 200
 
+With ``--positions GAMES.pgn ...`` the positions come from those games instead (the quiet
+ones: no check, no capture to make; see ``labelling.py``), labelled by ``--label``: the game's
+result, our search's score (``search``) or an external engine's (``uci:COMMAND``, options as
+in a match), searched to ``--label-depth`` plies; the weights are fitted once, so that
+``sigmoid(score)`` predicts those labels:
+
+    python -m minichess.engine.tuning --variant antichess --positions games.pgn \
+        --label "uci:/path/to/engine,option.Hash=64" --label-depth 8 --verify 400
+
 writes ``src/minichess/engine/weights/<variant>.json``, which the engine then uses, but only
 if the new weights win a verification match against the weights used before (``--verify``
 games at ``--time``, 2+0.05 unless told; a score above one half keeps them).
 ``--regularisation`` sets how strongly the fit keeps to the starting weights. The self-play
-and verification games run ``--concurrency`` at once (default: one per core) on local
-processes, or on a Ray cluster with ``--ray ADDRESS`` (``--ray auto``: a local Ray instance);
+and verification games and the labelling searches run ``--concurrency`` at once (default:
+one per core) on local processes, or on a Ray cluster with ``--ray ADDRESS`` (``--ray auto``:
+a local Ray instance);
 each self-play game is played by a fresh engine from an opening drawn from the seed and the
 game's number, so the samples are the same wherever the games run.
 """
@@ -23,9 +34,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
+import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,12 +46,13 @@ import numpy as np
 from minichess.board import Board
 from minichess.engine.engine import Engine, Limit
 from minichess.engine.evaluation import WEIGHT_COUNT, evaluate_features
+from minichess.engine.labelling import SCALE, Labeller, expected_results, quiet_positions
 from minichess.engine.weights import WEIGHTS_DIR, starting_weights, variant_weights
 from minichess.match.pool import open_pool
+from minichess.notation.pgn import read_pgn_file
 from minichess.pieces import WHITE
 from minichess.variants import VariantDefinition, get_variant
 
-SCALE = math.log(10) / 400  # a score of 400 centipawns: 10 to 1 odds
 VERIFY_TIME = "2+0.05"
 """Default time control of the verification match."""
 REGULARISATION = 2e-6
@@ -146,63 +159,75 @@ def fit(samples: Samples, start: np.ndarray, prior: np.ndarray, steps: int = 150
     return weights, value
 
 
+def labelled_samples(variant: VariantDefinition, weights: np.ndarray, files: Sequence[str | Path],
+                     labeller: Labeller, concurrency: int | None = None,
+                     ray: str | None = None) -> Samples:
+    """The quiet positions of the games in the PGN ``files`` (not near a move limit), as
+    feature vectors with ``labeller``'s expected results for White."""
+    games = [game for path in files for game in read_pgn_file(path, variant)]
+    positions = [position for position in quiet_positions(games)
+                 if not _near_move_limit(Board(variant, position.fen))]
+    targets = expected_results(positions, variant.name, labeller, concurrency, ray)
+    known = ~np.isnan(targets)
+    rows = [features_of(Board(variant, position.fen), weights)
+            for position, keep in zip(positions, known, strict=True) if keep]
+    return Samples(np.array(rows).reshape(-1, WEIGHT_COUNT), targets[known])
+
+
 def tune(variant_name: str, games: int, depth: int, rounds: int, seed: int,
          verify: int = 0, concurrency: int | None = None,
          regularisation: float = REGULARISATION, time_control: str = VERIFY_TIME,
-         ray: str | None = None) -> dict:
-    """Tune a variant's weights in ``rounds`` rounds of self-play and fitting; keep them if
-    they win a ``verify``-game match at ``time_control`` against the weights used before
-    (0: keep them anyway). All games are played ``concurrency`` at a time (default: one per
-    core) on local processes, or on the Ray cluster at ``ray``."""
+         ray: str | None = None, positions: Sequence[str | Path] = (),
+         labeller: Labeller | None = None) -> dict:
+    """Tune a variant's weights in ``rounds`` rounds of self-play and fitting, or by one fit
+    to the ``positions`` of those PGN files labelled by ``labeller`` (the game results unless
+    told); keep them if they win a ``verify``-game match at ``time_control`` against the
+    weights used before (0: keep them anyway). All games and searches run ``concurrency`` at
+    a time (default: one per core) on local processes, or on the Ray cluster at ``ray``."""
     variant = get_variant(variant_name)
     prior = starting_weights(variant).astype(np.float64)
     before = variant_weights(variant)
     weights = before
     report: dict = {"variant": variant.name, "rounds": []}
-    for round_number in range(rounds):
+    for round_number in range(1 if positions else rounds):
         started = time.perf_counter()
-        samples = self_play(variant, weights, games, depth, seed + round_number, concurrency,
-                            ray)
+        if positions:
+            samples = labelled_samples(variant, weights, positions,
+                                       labeller or Labeller("result"), concurrency, ray)
+        else:
+            samples = self_play(variant, weights, games, depth, seed + round_number,
+                                concurrency, ray)
         weights, loss = fit(samples, weights, prior, regularisation=regularisation)
         report["rounds"].append({"positions": len(samples.results), "loss": round(loss, 5),
                                  "seconds": round(time.perf_counter() - started, 1)})
         print(json.dumps(report["rounds"][-1]), flush=True)
-    about = {"games_per_round": games, "depth": depth, "seed": seed,
-             "regularisation": regularisation, **report}
-    if not verify:
-        save(variant, weights, about)
-        return report
-    path = WEIGHTS_DIR / f"{variant.name}.json"
-    kept_text = path.read_text() if path.exists() else None
-    save(variant, weights, about)  # the verification's players load it
-    match: dict = {"games": verify, "time_control": time_control, "score": 0.0}
-    try:
-        match = _verification(variant, before, verify, seed, concurrency, time_control, ray)
-    finally:
+    source = ({"positions_from": [Path(path).name for path in positions],
+               "label": labeller.spec or labeller.kind if labeller else "result",
+               "label_depth": labeller.depth if labeller else None} if positions
+              else {"games_per_round": games, "depth": depth})
+    about = {**source, "seed": seed, "regularisation": regularisation, **report}
+    if verify:
+        match = _verification(variant, weights, verify, seed, concurrency, time_control, ray)
         report["verification_score"] = match["score"]
         print(json.dumps(match), flush=True)
-        if match["score"] > 0.5:
-            save(variant, weights, {**about, "verification_score": match["score"],
-                                    "verification": match})
-        elif kept_text is None:  # the new weights did not win: keep what was there
-            path.unlink()
-        else:
-            path.write_text(kept_text)
+        if match["score"] <= 0.5:  # the new weights did not win: keep those there were
+            return report
+        about = {**about, "verification_score": match["score"], "verification": match}
+    save(variant, weights, about)
     return report
 
 
-def _verification(variant: VariantDefinition, before: np.ndarray, games: int, seed: int,
+def _verification(variant: VariantDefinition, weights: np.ndarray, games: int, seed: int,
                   concurrency: int | None, time_control: str, ray: str | None) -> dict:
-    """The match of the saved (new) weights against ``before`` (the starting weights when
-    ``before`` are those): games, time control, wins, draws, losses and score of the new."""
+    """The match of ``weights`` (from a file of their own) against the weights the engine
+    uses now: games, time control, wins, draws, losses and score of the new."""
     from minichess.match import play_match
 
-    rival = "level:10,weights=start"
-    if not np.array_equal(before, starting_weights(variant)):
-        raise ValueError("verification compares against the starting weights: remove the"
-                         " weights file first to tune afresh")
-    result = play_match(["level:10", rival], variant, games, time_control, concurrency, seed,
-                        ray=ray)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / f"{variant.name}.json"
+        path.write_text(json.dumps({"weights": [int(w) for w in weights]}))
+        result = play_match([f"level:10,weights={path}", "level:10"], variant, games,
+                            time_control, concurrency, seed, ray=ray)
     return {"games": games, "time_control": time_control, "wins": result.wins,
             "draws": result.draws, "losses": result.losses, "score": result.score}
 
@@ -217,7 +242,8 @@ def save(variant: VariantDefinition, weights: np.ndarray, about: dict) -> Path:
 
 def main() -> None:
     """Command line: tune one variant."""
-    parser = argparse.ArgumentParser(description="Tune evaluation weights by self-play.")
+    parser = argparse.ArgumentParser(description="Tune evaluation weights by self-play, or on"
+                                     " positions from games labelled by a search.")
     parser.add_argument("--variant", required=True)
     parser.add_argument("--games", type=int, default=400, help="self-play games per round")
     parser.add_argument("--depth", type=int, default=4, help="search depth of the games")
@@ -234,9 +260,18 @@ def main() -> None:
     parser.add_argument("--ray", metavar="ADDRESS",
                         help="play the games on the Ray cluster at ADDRESS ('auto': a local Ray"
                         " started for the run)")
+    parser.add_argument("--positions", nargs="+", default=(), metavar="PGN",
+                        help="fit to the quiet positions of these games instead of self-play")
+    parser.add_argument("--label", default="result", metavar="LABEL",
+                        help="what --positions are labelled with: result (of the game), search"
+                        " (our engine's score) or uci:COMMAND (an external engine's, options as"
+                        " in a match); default %(default)s")
+    parser.add_argument("--label-depth", type=int, default=8, metavar="D",
+                        help="depth of the labelling searches (default %(default)s)")
     args = parser.parse_args()
     tune(args.variant, args.games, args.depth, args.rounds, args.seed, args.verify,
-         args.concurrency, args.regularisation, args.time, args.ray)
+         args.concurrency, args.regularisation, args.time, args.ray, args.positions,
+         Labeller.parse(args.label, args.label_depth))
 
 
 if __name__ == "__main__":

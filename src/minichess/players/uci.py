@@ -33,8 +33,9 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from typing import IO
+from typing import IO, NamedTuple
 
+from minichess.board import Board
 from minichess.errors import MinichessError
 from minichess.game import Game
 from minichess.move import Move
@@ -44,6 +45,14 @@ from minichess.variants import VariantDefinition, get_variant
 
 STDERR_LINES_KEPT = 5
 """Last lines of the engine's standard error quoted when it fails."""
+
+
+class Evaluation(NamedTuple):
+    """An engine's score for the side to move: ``centipawns``, or ``mate`` (moves to a forced
+    end, negative when losing)."""
+
+    centipawns: int | None
+    mate: int | None
 
 
 class UciEngineError(MinichessError):
@@ -122,6 +131,29 @@ class UciPlayer(Player):
             self._abandon_search()
             raise
         return self._parse_best_move(game, answer)
+
+    def evaluate(self, board: Board, depth: int, timeout: float = 60.0) -> Evaluation:
+        """The engine's score of ``board`` after a search to ``depth`` plies (``go depth``), for
+        the side to move: centipawns, or the moves to a forced end."""
+        self.start()
+        self._select_variant(board.variant)
+        self._send(f"position fen {board.fen()}")
+        self._send(f"go depth {depth}")
+        last: list[str] = []
+
+        def note_score(line: str) -> None:
+            words = line.split()
+            if words[:1] == ["info"] and "score" in words:
+                last[:] = words[words.index("score") + 1:words.index("score") + 3]
+
+        self._read_until("bestmove", timeout, note_score)
+        if len(last) < 2 or last[0] not in ("cp", "mate"):
+            raise UciEngineError(f"{self.name} gave no score for {board.fen()}")
+        try:
+            value = int(last[1])
+        except ValueError:
+            raise UciEngineError(f"{self.name} gave the score {' '.join(last)!r}") from None
+        return Evaluation(value, None) if last[0] == "cp" else Evaluation(None, value)
 
     # --- the process ----------------------------------------------------------------------------
 
