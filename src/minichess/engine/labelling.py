@@ -10,13 +10,13 @@ quiet ones, each once, and each is labelled with what the tuning fits the evalua
   search to that depth (a player spec as ``minichess match`` takes it), for instance a
   stronger engine whose judgement the evaluation should learn.
 
-Scores become expected results for White by the logistic curve of ``tuning.SCALE``; forced
-wins and losses count as 1 and 0.
+Scores become expected results for White by the logistic curve of ``SCALE``; forced wins
+and losses count as 1 and 0.
 
 >>> from minichess.game import Game
->>> game = Game("csc111")
+>>> game = Game("minitchess")
 >>> [position.fen for position in quiet_positions([game])]
-['rqkr/pppp/PPPP/RQKR w - - 0 1']
+['kqbnr/ppppp/5/5/PPPPP/RNBQK w - - 0 1']
 """
 
 from __future__ import annotations
