@@ -74,6 +74,9 @@ class GameEnded(Event):
     """The lines the players got at the end (``= ...`` and ``231 ...``); none if aborted."""
     white_rating: int | None = None
     black_rating: int | None = None
+    white_ms: int | None = None
+    """Both clocks at the end (milliseconds)."""
+    black_ms: int | None = None
 
 
 @dataclass(frozen=True)

@@ -136,6 +136,15 @@ class MoveRow:
 
 
 @dataclass(frozen=True)
+class RatingRow:
+    """A player's rating in a variant and the number of rated games it comes from."""
+
+    name: str
+    rating: int
+    games: int
+
+
+@dataclass(frozen=True)
 class TournamentRow:
     """A tournament as stored."""
 
@@ -264,12 +273,21 @@ class Store:
     def ratings(self, variant: str, every_player: bool = True) -> list[tuple[str, int]]:
         """(name, rating) by rating, best first, ties in the order of registration; with
         ``every_player`` also those without a game in ``variant`` (at the starting rating)."""
+        return [(row.name, row.rating) for row in self.rating_rows(variant, every_player)]
+
+    def rating_rows(self, variant: str, every_player: bool = True) -> list[RatingRow]:
+        """The ratings as :meth:`ratings` orders them, each with its number of rated games."""
         join = "LEFT JOIN" if every_player else "JOIN"
         rows = self._db.execute(
-            f"SELECT p.name, COALESCE(r.rating, ?) AS rating FROM players p {join} ratings r"
-            " ON r.name = p.name AND r.variant = ? ORDER BY rating DESC, p.rowid",
-            (BASE_RATING, variant))
-        return [(row[0], row[1]) for row in rows]
+            f"SELECT p.name, COALESCE(r.rating, ?) AS rating, COALESCE(r.games, 0) FROM players"
+            f" p {join} ratings r ON r.name = p.name AND r.variant = ?"
+            " ORDER BY rating DESC, p.rowid", (BASE_RATING, variant))
+        return [RatingRow(*row) for row in rows]
+
+    def rated_variants(self) -> list[str]:
+        """The variants in which someone has a rating, in alphabetical order."""
+        return [row[0] for row in
+                self._db.execute("SELECT DISTINCT variant FROM ratings ORDER BY variant")]
 
     def reset_ratings(self, name: str) -> None:
         """Put ``name`` back at the starting rating in every variant."""
@@ -339,6 +357,13 @@ class Store:
         rows = self._db.execute("SELECT ply, move, used_ms, white_ms, black_ms FROM moves"
                                 " WHERE game=? ORDER BY ply", (game_id,))
         return [MoveRow(*row) for row in rows]
+
+    def ply_counts(self, game_ids: list[int]) -> dict[int, int]:
+        """The number of moves stored for each of ``game_ids`` (those with none left out)."""
+        marks = ",".join("?" * len(game_ids))
+        rows = self._db.execute(f"SELECT game, COUNT(*) FROM moves WHERE game IN ({marks})"
+                                " GROUP BY game", game_ids)
+        return dict(rows.fetchall())
 
     def finished_games(self, limit: int, player: str | None = None) -> list[GameRow]:
         """The latest finished games (of ``player`` when given), latest first."""
