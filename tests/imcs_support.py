@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from minichess.move import Move
-from minichess.protocols.imcs.client import ServerClocks
+from minichess.protocols.imcs.client import GameReport, ImcsClient, ServerClocks
 from minichess.protocols.imcs.games import Timing
 from minichess.protocols.imcs.passwords import HashCost, Throttle
 from minichess.protocols.imcs.server import ImcsServer, ServerConfig
@@ -169,6 +169,27 @@ async def game(port: int, white: str = "alice", black: str = "bob", times: str =
     assert (await accepter.ask(f"accept {game_id}")).startswith("106 B ")
     assert (await offerer.line()).startswith("105 W ")
     return offerer, accepter, game_id
+
+
+async def client(port: int, name: str) -> ImcsClient:
+    """One of our clients, connected and registered as ``name``."""
+    connected = await ImcsClient.connect("127.0.0.1", port)
+    await connected.login(name, "pw", register=True)
+    return connected
+
+
+async def play(port: int, white_choice, black_choice, times: str = "",
+               variant: str = "minitchess") -> tuple[GameReport, GameReport, int]:
+    """A game between two of our clients: alice (White, the offerer) and bob."""
+    alice, bob = await client(port, "alice"), await client(port, "bob")
+    seconds = [int(t) for t in times.split()]
+    game_id = await alice.offer("W", *seconds, variant=variant)
+    waiting = asyncio.ensure_future(alice.wait_for_start())
+    start = await bob.accept(game_id, variant=variant)
+    white, black = await asyncio.gather(
+        alice.play(await waiting, white_choice, variant, game_id, "bob"),
+        bob.play(start, black_choice, variant, game_id, "alice"))
+    return white, black, game_id
 
 
 # --- a server process ---------------------------------------------------------------------------
