@@ -158,16 +158,16 @@ class Peer:
         self.writer.close()
 
 
-async def game(port: int, white: str = "alice", black: str = "bob", times: str = ""
-               ) -> tuple[Peer, Peer, int]:
+async def game(port: int, white: str = "alice", black: str = "bob", times: str = "",
+               timeout: float = TIMEOUT) -> tuple[Peer, Peer, int]:
     """Two registered players and a game between them (White offered, Black accepted), with
-    the start lines read."""
+    the start lines read (each within ``timeout`` seconds)."""
     offerer = await Peer.logged_in(port, white)
     accepter = await Peer.logged_in(port, black)
     reply = await offerer.ask(f"offer W {times}".strip())
     game_id = int(re.match(r"103 (\d+) game waiting for offer acceptance", reply)[1])
-    assert (await accepter.ask(f"accept {game_id}")).startswith("106 B ")
-    assert (await offerer.line()).startswith("105 W ")
+    assert (await accepter.ask(f"accept {game_id}", timeout)).startswith("106 B ")
+    assert (await offerer.line(timeout)).startswith("105 W ")
     return offerer, accepter, game_id
 
 

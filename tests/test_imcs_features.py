@@ -268,6 +268,7 @@ def test_the_server_as_a_feed_of_the_web_apps_watch_page():
             assert [r["name"] for r in feed.ratings("imcs")] == ["alice", "bob"]
             assert feed.ratings("chess36") == []
             assert [g["id"] for g in feed.games(5, "bob")] == [str(game_id)]
-            assert [m async for m in feed.updates(str(game_id))][0]["game"]["live"] is False
+            [finished] = [m async for m in feed.updates(str(game_id))]  # the state, no more
+            assert finished["game"]["live"] is False
 
     run(scenario())

@@ -215,7 +215,8 @@ class LiveGame:
                                              self.black.clock_ms))
         if self.feed.subscribers:  # the SAN and the FEN only for someone who reads them
             self.feed.publish(MovePlayed(self.id, len(self.moves), text, san, self.board.fen(),
-                                         self.state, self.white.clock_ms, self.black.clock_ms))
+                                         self.state, self.white.clock_ms, self.black.clock_ms,
+                                         move.uci()))
         self._relayed[self.board.turn].append(f"! {text}")
         outcome = self.board.outcome()
         if outcome is None:

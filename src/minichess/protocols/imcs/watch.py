@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import AsyncIterator
 
-from minichess.move import Move
+from minichess.board import Board
 from minichess.outcome import Termination
 from minichess.pieces import WHITE
 from minichess.protocols.imcs.feed import (
@@ -90,7 +90,7 @@ class ImcsWatchFeed:
             **summary,
             "start_fen": get_variant(row.variant).start_fen,
             "initial": initial,
-            "moves": [Move.from_uci(move.move).uci() for move in moves],
+            "moves": _coordinates(row.variant, [move.move for move in moves]),
             "clocks": clocks,
         }
 
@@ -139,7 +139,7 @@ class ImcsWatchFeed:
         if isinstance(event, MovePlayed):
             turn = "black" if event.ply % 2 else "white"  # (IMCS games start with White)
             return {"type": "move", "game_id": str(event.game_id), "ply": event.ply,
-                    "move": Move.from_uci(event.move).uci(), "san": event.san, "fen": event.fen,
+                    "move": event.uci, "san": event.san, "fen": event.fen,
                     "clock": {"white": event.white_ms / 1000, "black": event.black_ms / 1000,
                               "running": turn}}
         if isinstance(event, GameStarted):
@@ -206,6 +206,12 @@ def _final_clock(row: GameRow, clocks: list[dict], initial: dict) -> dict:
     if row.termination == Termination.TIME_FORFEIT.value and row.result in ("1-0", "0-1"):
         clock["black" if row.result == "1-0" else "white"] = 0.0
     return clock
+
+
+def _coordinates(variant: str, moves: list[str]) -> list[str]:
+    """Moves as IMCS writes them (``a5-a6``) in the project's coordinates (``a5a6q``)."""
+    board = Board(variant)
+    return [board.push_uci(text).uci() for text in moves]
 
 
 def _started(live: object) -> float:

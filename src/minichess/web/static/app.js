@@ -601,10 +601,10 @@ function dateText(seconds) {
 function feedGameItem(feed, game) {
   const players = `${game.white}${ratingText(game.white_rating, game.white_change)} – ` +
     `${game.black}${ratingText(game.black_rating, game.black_change)}`;
-  const moves = `${Math.ceil(game.plies / 2)} moves`;
+  const moves = Math.ceil(game.plies / 2);
   const about = game.live
-    ? `${game.variant} · ${moves}`
-    : `${game.reason || game.termination || ""} · ${moves} · ${game.variant} · ${dateText(game.ended)}`;
+    ? `${game.variant} · move ${Math.floor(game.plies / 2) + 1}`
+    : `${game.reason || game.termination || ""} · ${moves} move${moves === 1 ? "" : "s"} · ${game.variant} · ${dateText(game.ended)}`;
   return html`<li data-game="${game.id}"><a href="#/watch/${feed}/game/${game.id}">${players}</a> ` +
     (game.live ? "" : html`<b class="game-result">${game.result}</b> `) +
     html`<span class="muted">${about}</span></li>`;
