@@ -6,6 +6,12 @@ it). A game's address is a secret hard to guess: whoever has the link can watch 
 Errors: bad input gets 400 (422 for a body that does not fit its schema), an unknown game 404,
 another session's game 403, a request the game's state does not allow now (not your turn, the
 game is over) 409; each with ``{"detail": "what is wrong"}``.
+
+WebSockets (JSON messages; an unknown game or feed is refused before the connection opens):
+``/api/games/{id}/ws`` (the game after every change), ``/api/analysis`` (a search, depth by
+depth), ``/api/watch/feeds/{name}/ws`` (a feed's state, then its games starting, moves, ends
+and rating changes) and ``/api/watch/feeds/{name}/games/{id}/ws`` (a feed's game, then each
+move and its end).
 """
 
 from __future__ import annotations
