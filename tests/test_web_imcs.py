@@ -185,6 +185,25 @@ def test_a_whole_game_of_two_imcs_clients_on_the_feed(tmp_path) -> None:
     run(scenario(), timeout=120)
 
 
+def test_a_page_that_leaves_ends_its_subscriptions(tmp_path) -> None:
+    async def scenario() -> None:
+        async with serving(tmp_path) as (host, imcs):
+            white, black, game_id = await game(imcs.port)
+            for path in ("/api/watch/feeds/imcs/ws", f"/api/watch/feeds/imcs/games/{game_id}/ws"):
+                async with websocket(host, path) as watcher:
+                    assert (await watcher.receive())["type"] == "state"
+                    assert imcs.feed.subscribers == 1
+                for _ in range(200):
+                    if not imcs.feed.subscribers:
+                        break
+                    await asyncio.sleep(0.02)
+                assert imcs.feed.subscribers == 0
+            white.close()
+            black.close()
+
+    run(scenario(), timeout=60)
+
+
 def test_a_house_bot_of_serve_plays_on_the_feed(tmp_path) -> None:
     """``serve --imcs-port ... --house-bot 1``: the house bot's engine plays in the web app's
     process; its game shows on the feed and its rating in the table."""
