@@ -23,6 +23,7 @@ from minichess.match import (
     parse_player,
     play_match,
 )
+from minichess.match.sprt import Decision, Sprt
 from minichess.notation.pgn import read_pgn, read_pgn_file
 from minichess.players import UciEngineError, UciPlayer, UciTimeoutError
 
@@ -257,3 +258,39 @@ def test_engine_options_in_a_player_spec_switch_techniques_and_weights():
     assert spec.engine_options == (("nullmove", "0"), ("weights", "start"))
     with pytest.raises(PlayerSpecError, match="unknown option"):
         parse_player("level:10,nullmove=2")
+
+
+# --- the SPRT -----------------------------------------------------------------------------------
+
+
+def test_an_sprt_stops_the_match_once_it_decides():
+    seen = []
+    result = play_match(["random", "greedy"], "minitchess", games=None, time_control="5+0.1",
+                        concurrency=2, seed=5, sprt=Sprt(0, 200),
+                        on_game=lambda game, so_far: seen.append(so_far.decision))
+    assert result.decision is Decision.H0  # random is not 200 Elo stronger than greedy
+    assert result.llr <= result.sprt.lower
+    assert seen[-1] is Decision.H0 and set(seen[:-1]) == {None}  # no game after the decision
+    assert len(seen) == result.games_played < 40
+    pairs = sum(result.pentanomial)
+    assert result.games_played in (2 * pairs, 2 * pairs + 1)
+    data = result.to_dict()
+    assert data["sprt"]["decision"] == "H0" and data["pentanomial"] == list(result.pentanomial)
+    assert data["sprt"]["lower"] == pytest.approx(-2.944, abs=1e-3)
+
+
+def test_an_sprt_with_a_game_limit_may_end_undecided(capsys):
+    status = main(["match", "random", "greedy", "--games", "4", "--sprt", "-5,5", "--time",
+                   "5+0.1", "--concurrency", "2", "--seed", "2"])
+    out, _ = capsys.readouterr()
+    assert status == 0
+    assert "4 games" in out
+    assert "SPRT elo0=-5 elo1=5 alpha=0.05 beta=0.05 (logistic Elo)" in out
+    assert "(bounds -2.94, 2.94): undecided" in out
+    assert "pairs by points 0-0.5-1-1.5-2: " in out
+
+
+def test_a_match_without_a_game_count_needs_an_sprt():
+    with pytest.raises(ValueError, match="needs an SPRT"):
+        play_match(["random", "greedy"], games=None)
+    assert main(["match", "random", "greedy", "--sprt", "5,0"]) == 2

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from minichess import __version__
 from minichess.cli import (
     analyse,
+    bench,
     imcs,
     imcs_server,
     match,
@@ -34,7 +35,9 @@ from minichess.cli.arguments import CommandParser, UsageError
 from minichess.errors import MinichessError
 
 PROG = "minichess"
-COMMANDS = (play, serve, perft, moves, show, variants, analyse, uci, match, imcs, imcs_server)
+COMMANDS = (
+    play, serve, perft, moves, show, variants, analyse, uci, match, bench, imcs, imcs_server
+)
 """The subcommand modules, in the order ``--help`` lists them."""
 
 

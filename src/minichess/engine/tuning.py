@@ -11,8 +11,12 @@ that ``sigmoid(score)`` predicts the result. Rounds repeat with the new weights.
 
 writes ``src/minichess/engine/weights/<variant>.json``, which the engine then uses, but only
 if the new weights win a verification match against the weights used before (``--verify``
-games at ``--time``, 2+0.05 unless told, ``--concurrency`` at once; a score above one half
-keeps them). ``--regularisation`` sets how strongly the fit keeps to the starting weights.
+games at ``--time``, 2+0.05 unless told; a score above one half keeps them).
+``--regularisation`` sets how strongly the fit keeps to the starting weights. The self-play
+and verification games run ``--concurrency`` at once (default: one per core) on local
+processes, or on a Ray cluster with ``--ray ADDRESS`` (``--ray auto``: a local Ray instance);
+each self-play game is played by a fresh engine from an opening drawn from the seed and the
+game's number, so the samples are the same wherever the games run.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from minichess.board import Board
 from minichess.engine.engine import Engine, Limit
 from minichess.engine.evaluation import WEIGHT_COUNT, evaluate_features
 from minichess.engine.weights import WEIGHTS_DIR, starting_weights, variant_weights
+from minichess.match.pool import open_pool
 from minichess.pieces import WHITE
 from minichess.variants import VariantDefinition, get_variant
 
@@ -62,32 +67,49 @@ def features_of(board: Board, weights: np.ndarray) -> np.ndarray:
 
 
 def self_play(variant: VariantDefinition, weights: np.ndarray, games: int, depth: int,
-              seed: int) -> Samples:
-    """Play ``games`` games of the engine against itself and collect samples."""
-    rows, results = [], []
-    rng = random.Random(seed)
-    engine = Engine(level=10, seed=seed)
-    engine.use_weights(variant, weights)
-    for _ in range(games):
-        board = Board(variant)
-        for _ in range(rng.randrange(2, 7)):  # a varied opening
-            if board.legal_moves:
-                board.push(rng.choice(board.legal_moves))
-        engine.new_game()
-        recorded = []
-        while not board.is_game_over() and len(board.move_stack) < MAX_PLIES:
-            move = engine.play(board, Limit(depth=depth)).move
-            quiet = board.piece_at(move.to_square) is None or move.drop
-            if quiet and not _near_move_limit(board):
-                recorded.append(features_of(board, weights))
-            board.push(move)
-        outcome = board.outcome()
-        if outcome is None:
-            continue  # too long to tell
-        result = 0.5 if outcome.winner is None else float(outcome.winner == WHITE)
-        rows.extend(recorded)
-        results.extend([result] * len(recorded))
+              seed: int, concurrency: int | None = None, ray: str | None = None) -> Samples:
+    """Play ``games`` games of the engine against itself and collect samples; the games run
+    ``concurrency`` at once on local processes (default: one per core) or on the Ray cluster
+    at ``ray``, with the same samples either way."""
+    tasks = [_SelfPlayGame(variant.name, weights, depth, seed, number) for number in range(games)]
+    with open_pool(concurrency, ray=ray, limit=games) as pool:
+        played = sorted(pool.results(_play_self_play_game, tasks))
+    rows = [row for _, game_rows, _ in played for row in game_rows]
+    results = [result for _, game_rows, result in played for _ in game_rows]
     return Samples(np.array(rows), np.array(results))
+
+
+@dataclass(frozen=True)
+class _SelfPlayGame:
+    variant: str
+    weights: np.ndarray
+    depth: int
+    seed: int
+    number: int
+
+
+def _play_self_play_game(game: _SelfPlayGame) -> tuple[int, list[np.ndarray], float]:
+    """Play one self-play game (in a worker): its number, the features of the positions
+    recorded and White's result (none recorded when it lasted too long to tell)."""
+    variant = get_variant(game.variant)
+    rng = random.Random(f"{game.seed}/{game.number}")
+    engine = Engine(level=10, seed=game.seed)
+    engine.use_weights(variant, game.weights)
+    board = Board(variant)
+    for _ in range(rng.randrange(2, 7)):  # a varied opening
+        if board.legal_moves:
+            board.push(rng.choice(board.legal_moves))
+    recorded = []
+    while not board.is_game_over() and len(board.move_stack) < MAX_PLIES:
+        move = engine.play(board, Limit(depth=game.depth)).move
+        quiet = board.piece_at(move.to_square) is None or move.drop
+        if quiet and not _near_move_limit(board):
+            recorded.append(features_of(board, game.weights))
+        board.push(move)
+    outcome = board.outcome()
+    if outcome is None:
+        return game.number, [], 0.5  # too long to tell
+    return game.number, recorded, 0.5 if outcome.winner is None else float(outcome.winner == WHITE)
 
 
 def _near_move_limit(board: Board) -> bool:
@@ -126,10 +148,12 @@ def fit(samples: Samples, start: np.ndarray, prior: np.ndarray, steps: int = 150
 
 def tune(variant_name: str, games: int, depth: int, rounds: int, seed: int,
          verify: int = 0, concurrency: int | None = None,
-         regularisation: float = REGULARISATION, time_control: str = VERIFY_TIME) -> dict:
+         regularisation: float = REGULARISATION, time_control: str = VERIFY_TIME,
+         ray: str | None = None) -> dict:
     """Tune a variant's weights in ``rounds`` rounds of self-play and fitting; keep them if
     they win a ``verify``-game match at ``time_control`` against the weights used before
-    (0: keep them anyway), played ``concurrency`` games at a time (default: one per core)."""
+    (0: keep them anyway). All games are played ``concurrency`` at a time (default: one per
+    core) on local processes, or on the Ray cluster at ``ray``."""
     variant = get_variant(variant_name)
     prior = starting_weights(variant).astype(np.float64)
     before = variant_weights(variant)
@@ -137,7 +161,8 @@ def tune(variant_name: str, games: int, depth: int, rounds: int, seed: int,
     report: dict = {"variant": variant.name, "rounds": []}
     for round_number in range(rounds):
         started = time.perf_counter()
-        samples = self_play(variant, weights, games, depth, seed + round_number)
+        samples = self_play(variant, weights, games, depth, seed + round_number, concurrency,
+                            ray)
         weights, loss = fit(samples, weights, prior, regularisation=regularisation)
         report["rounds"].append({"positions": len(samples.results), "loss": round(loss, 5),
                                  "seconds": round(time.perf_counter() - started, 1)})
@@ -152,7 +177,7 @@ def tune(variant_name: str, games: int, depth: int, rounds: int, seed: int,
     save(variant, weights, about)  # the verification's players load it
     match: dict = {"games": verify, "time_control": time_control, "score": 0.0}
     try:
-        match = _verification(variant, before, verify, seed, concurrency, time_control)
+        match = _verification(variant, before, verify, seed, concurrency, time_control, ray)
     finally:
         report["verification_score"] = match["score"]
         print(json.dumps(match), flush=True)
@@ -167,7 +192,7 @@ def tune(variant_name: str, games: int, depth: int, rounds: int, seed: int,
 
 
 def _verification(variant: VariantDefinition, before: np.ndarray, games: int, seed: int,
-                  concurrency: int | None, time_control: str) -> dict:
+                  concurrency: int | None, time_control: str, ray: str | None) -> dict:
     """The match of the saved (new) weights against ``before`` (the starting weights when
     ``before`` are those): games, time control, wins, draws, losses and score of the new."""
     from minichess.match import play_match
@@ -176,7 +201,8 @@ def _verification(variant: VariantDefinition, before: np.ndarray, games: int, se
     if not np.array_equal(before, starting_weights(variant)):
         raise ValueError("verification compares against the starting weights: remove the"
                          " weights file first to tune afresh")
-    result = play_match(["level:10", rival], variant, games, time_control, concurrency, seed)
+    result = play_match(["level:10", rival], variant, games, time_control, concurrency, seed,
+                        ray=ray)
     return {"games": games, "time_control": time_control, "wins": result.wins,
             "draws": result.draws, "losses": result.losses, "score": result.score}
 
@@ -204,10 +230,13 @@ def main() -> None:
     parser.add_argument("--time", default=VERIFY_TIME, metavar="TC",
                         help="time control of the verification games (default %(default)s)")
     parser.add_argument("--concurrency", type=int, default=None, metavar="N",
-                        help="verification games played at once (default: one per core)")
+                        help="games played at once (default: one per core)")
+    parser.add_argument("--ray", metavar="ADDRESS",
+                        help="play the games on the Ray cluster at ADDRESS ('auto': a local Ray"
+                        " started for the run)")
     args = parser.parse_args()
     tune(args.variant, args.games, args.depth, args.rounds, args.seed, args.verify,
-         args.concurrency, args.regularisation, args.time)
+         args.concurrency, args.regularisation, args.time, args.ray)
 
 
 if __name__ == "__main__":

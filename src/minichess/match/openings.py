@@ -11,7 +11,9 @@ only if a shallow engine search finds the resulting position about level: within
 
 from __future__ import annotations
 
+import itertools
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from minichess.board import Board
@@ -21,7 +23,10 @@ from minichess.variants import VariantDefinition, get_variant
 SEARCH_DEPTH = 6
 """Depth of the search that judges an opening (a few milliseconds per position)."""
 ATTEMPTS_PER_OPENING = 40
-"""Random sequences tried per opening wanted before giving up on finding more."""
+"""Random lines tried per opening wanted before giving up on finding more."""
+PATIENCE = 2000
+"""Random lines in a row that find no new opening before the search for more gives up (the
+lines are cheap once their positions have been judged)."""
 
 
 @dataclass(frozen=True)
@@ -48,21 +53,63 @@ def balanced_openings(
     are returned, and if none is found at all, the start position itself is the only one.
     """
     variant = get_variant(variant)
+    found = _new_openings(variant, seed, plies, max_centipawns, count * ATTEMPTS_PER_OPENING)
+    return list(itertools.islice(found, count)) or [_start(variant)]
+
+
+def opening_cycle(
+    variant: str | VariantDefinition,
+    seed: int,
+    count: int | None = None,
+    plies: tuple[int, int] = (2, 4),
+    max_centipawns: int = 50,
+) -> Iterator[Opening]:
+    """Endless openings for a match: the ``count`` openings of :func:`balanced_openings` (as
+    many as can be found when None) in the same order, each searched for when first asked
+    for, and once there are no more, the same again from the first.
+
+    >>> openings = opening_cycle("minitchess", seed=1)
+    >>> [next(openings) for _ in range(2)] == balanced_openings("minitchess", 2, seed=1)
+    True
+    """
+    variant = get_variant(variant)
+    budget = None if count is None else count * ATTEMPTS_PER_OPENING
+    found = []
+    for opening in _new_openings(variant, seed, plies, max_centipawns, budget):
+        found.append(opening)
+        yield opening
+        if len(found) == count:
+            break
+    yield from itertools.cycle(found or [_start(variant)])
+
+
+def _new_openings(variant: VariantDefinition, seed: int, plies: tuple[int, int],
+                  max_centipawns: int, attempts: int | None) -> Iterator[Opening]:
+    """Different balanced openings, the same sequence for the same seed, from at most
+    ``attempts`` random lines (None: no limit); it also ends after PATIENCE lines in a row
+    gave nothing new. Positions judged before are not searched again."""
     chooser = random.Random(seed)
     engine = Engine(level=10, seed=seed)
-    found: dict[str, Opening] = {}
-    for _ in range(count * ATTEMPTS_PER_OPENING):
-        if len(found) >= count:
-            break
+    judged: set[str] = set()
+    since_last = 0
+    for _ in itertools.repeat(None) if attempts is None else range(attempts):
+        if since_last >= PATIENCE:
+            return
+        since_last += 1
         board = _random_line(variant, chooser.randint(*plies), chooser)
         fen = board.fen()
-        if board.is_game_over() or fen in found:
+        if board.is_game_over() or fen in judged:
             continue
+        judged.add(fen)
         info = engine.analyse(board, Limit(depth=SEARCH_DEPTH))
         if info.score is not None and abs(info.score) <= max_centipawns:
-            found[fen] = Opening(fen, tuple(move.uci() for move in board.move_stack), info.score)
-    start = Board(variant)
-    return list(found.values()) or [Opening(start.fen(), (), 0)]
+            since_last = 0
+            yield Opening(fen, tuple(move.uci() for move in board.move_stack), info.score)
+
+
+def _start(variant: VariantDefinition) -> Opening:
+    """The start position as the opening of last resort."""
+    return Opening(Board(variant).fen(), (), 0)
 
 
 def _random_line(variant: VariantDefinition, plies: int, chooser: random.Random) -> Board:

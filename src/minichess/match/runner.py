@@ -5,6 +5,11 @@ White in the first of them and Black in the second. Each worker process creates 
 once and plays game after game with them; a player that fails (a UCI engine that crashes, does
 not answer or chooses an illegal move) loses that game, and the report says why.
 
+With an :class:`~minichess.match.sprt.Sprt`, the match stops as soon as the test decides,
+abandoning the games under way (they are not counted); ``games`` is then an upper bound
+(None: none), at which the match may end undecided. The games run on local processes, or on
+a Ray cluster given by ``ray`` (see :mod:`minichess.match.pool`).
+
 >>> result = play_match(["greedy", "random"], "csc111", games=2, time_control="5+0.1", seed=1)
 >>> result.games_played, result.wins + result.draws + result.losses
 (2, 2)
@@ -13,22 +18,19 @@ not answer or chooses an illegal move) loses that game, and the report says why.
 from __future__ import annotations
 
 import datetime
-import multiprocessing
-import os
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from multiprocessing.synchronize import Event as EventType
-from multiprocessing.util import Finalize
 
 from minichess.errors import MinichessError
 from minichess.game import Game, TimeControl, parse_time_control
 from minichess.match.elo import EloEstimate, elo_estimate
-from minichess.match.openings import Opening, balanced_openings
+from minichess.match.openings import Opening, opening_cycle
+from minichess.match.pool import StopEvent, open_pool
 from minichess.match.specs import PlayerSpec, parse_player
+from minichess.match.sprt import Decision, Pentanomial, Sprt, pentanomial
 from minichess.notation.pgn import write_pgn
 from minichess.pieces import BLACK, WHITE, Color, color_name
 from minichess.players import Player
@@ -67,6 +69,8 @@ class MatchResult:
     seed: int
     """The seed of the openings: the same seed gives the same openings."""
     games: list[GameReport] = field(default_factory=list)
+    sprt: Sprt | None = None
+    """The test that ends the match early, if any."""
 
     @property
     def games_played(self) -> int:
@@ -101,6 +105,27 @@ class MatchResult:
         return elo_estimate(self.wins, self.draws, self.losses)
 
     @property
+    def pentanomial(self) -> Pentanomial:
+        """The finished pairs of games (rounds 2k+1 and 2k+2, from one opening) counted by the
+        first player's points in them: 0, 1/2, 1, 3/2, 2 (see :mod:`minichess.match.sprt`)."""
+        scores: dict[int, list[float]] = {}
+        for game in self.games:
+            scores.setdefault((game.round - 1) // 2, []).append(game.first_player_score)
+        return pentanomial(sum(pair) for pair in scores.values() if len(pair) == 2)
+
+    @property
+    def llr(self) -> float | None:
+        """The SPRT's log-likelihood ratio after the finished pairs; None without a test."""
+        return None if self.sprt is None else self.sprt.llr(self.pentanomial)
+
+    @property
+    def decision(self) -> Decision | None:
+        """What the SPRT accepted; None without a test or while undecided."""
+        if self.sprt is None:
+            return None
+        return self.sprt.decision(self.sprt.llr(self.pentanomial))
+
+    @property
     def terminations(self) -> dict[str, int]:
         """How many games ended in each way."""
         return dict(Counter(game.termination for game in self.games).most_common())
@@ -131,8 +156,24 @@ class MatchResult:
             "elo_error": _rounded(elo.error),
             "elo_lower": _rounded(elo.lower),
             "elo_upper": _rounded(elo.upper),
+            "pentanomial": list(self.pentanomial),
+            "sprt": None if self.sprt is None else self._sprt_dict(self.sprt),
             "terminations": self.terminations,
             "failures": [{"round": game.round, "reason": game.failure} for game in self.failures],
+        }
+
+    def _sprt_dict(self, test: Sprt) -> dict:
+        llr = test.llr(self.pentanomial)
+        decision = test.decision(llr)
+        return {
+            "elo0": test.elo0,
+            "elo1": test.elo1,
+            "alpha": test.alpha,
+            "beta": test.beta,
+            "llr": round(llr, 4),
+            "lower": round(test.lower, 4),
+            "upper": round(test.upper, 4),
+            "decision": None if decision is None else decision.value,
         }
 
 
@@ -142,11 +183,13 @@ GameCallback = Callable[[GameReport, MatchResult], None]
 def play_match(
     player_specs: Sequence[str | PlayerSpec],
     variant: str | VariantDefinition = "minitchess",
-    games: int = 2,
+    games: int | None = 2,
     time_control: str | TimeControl = DEFAULT_TIME_CONTROL,
     concurrency: int | None = None,
     seed: int | None = None,
     on_game: GameCallback | None = None,
+    sprt: Sprt | None = None,
+    ray: str | None = None,
 ) -> MatchResult:
     """Play ``games`` games between two players and return the result.
 
@@ -156,6 +199,9 @@ def play_match(
     move). ``concurrency`` games run at once in separate processes (default: one per core).
     ``seed`` fixes the openings (default: a random one, kept in the result). ``on_game`` is
     called in this process after each game with its report and the result so far.
+    ``sprt`` stops the match as soon as the test decides (``games`` is then at most that many,
+    or unbounded if None); ``ray`` plays the games on the Ray cluster at that address
+    (``"auto"``: a local Ray instance started for the match) instead of local processes.
     Raises MinichessError for bad arguments.
 
     The workers are started with the ``spawn`` method, which imports the main module again:
@@ -164,24 +210,18 @@ def play_match(
     specs = _parse_specs(player_specs)
     variant = get_variant(variant)
     clock = parse_time_control(time_control) if isinstance(time_control, str) else time_control
-    workers = _worker_count(games, concurrency)
+    _check_game_count(games, sprt)
     seed = random.randrange(2**31) if seed is None else seed
-    openings = balanced_openings(variant, (games + 1) // 2, seed)
-    names = (str(specs[0]), str(specs[1]))
-    tasks = [_GameTask(number + 1, variant.name, openings[number // 2 % len(openings)],
-                       number % 2 == 0, clock, names) for number in range(games)]
-    result = MatchResult(names, variant.name, str(clock), seed)
-    context = multiprocessing.get_context("spawn")
-    stop = context.Event()
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
-                             initargs=(specs, stop)) as pool:
-        futures = [pool.submit(_play_game, task) for task in tasks]
-        try:
-            _collect(futures, result, on_game)
-        except BaseException:  # interrupted, or on_game failed: end the games under way
-            stop.set()
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
+    names = (specs[0].display_name, specs[1].display_name)
+    result = MatchResult(names, variant.name, str(clock), seed, sprt=sprt)
+    tasks = _game_tasks(variant, games, seed, clock, names)
+    with open_pool(concurrency, _start_worker, (specs,), ray, limit=games) as pool:
+        for report in pool.results(_play_game, tasks):
+            result.games.append(report)
+            if on_game is not None:
+                on_game(report, result)
+            if result.decision is not None:
+                break  # leaving the pool abandons the games under way
     result.games.sort(key=lambda game: game.round)
     return result
 
@@ -195,20 +235,22 @@ def _parse_specs(player_specs: Sequence[str | PlayerSpec]) -> tuple[PlayerSpec, 
     return first, second
 
 
-def _worker_count(games: int, concurrency: int | None) -> int:
-    if games < 1:
+def _check_game_count(games: int | None, sprt: Sprt | None) -> None:
+    if games is None and sprt is None:
+        raise MinichessError("a match without a number of games needs an SPRT to end it")
+    if games is not None and games < 1:
         raise MinichessError(f"a match needs at least one game, not {games}")
-    if concurrency is not None and concurrency < 1:
-        raise MinichessError(f"concurrency must be at least 1, not {concurrency}")
-    return min(concurrency or os.cpu_count() or 1, games)
 
 
-def _collect(futures: list[Future], result: MatchResult, on_game: GameCallback | None) -> None:
-    for future in as_completed(futures):
-        report = future.result()
-        result.games.append(report)
-        if on_game is not None:
-            on_game(report, result)
+def _game_tasks(variant: VariantDefinition, games: int | None, seed: int, clock: TimeControl,
+                names: tuple[str, str]) -> Iterator[_GameTask]:
+    """The match's games in order, each pair from the next opening (found as needed)."""
+    openings = opening_cycle(variant, seed, None if games is None else (games + 1) // 2)
+    for pair, opening in enumerate(openings):
+        for number in (2 * pair, 2 * pair + 1):
+            if games is not None and number >= games:
+                return
+            yield _GameTask(number + 1, variant.name, opening, number % 2 == 0, clock, names)
 
 
 # --- in the worker processes --------------------------------------------------------------------
@@ -234,19 +276,23 @@ class _Worker:
 
     players: list[Player] = field(default_factory=list)
     """The two players, in the order of the match."""
-    stop: EventType | None = None
+    stop: StopEvent | None = None
     """Set when the match is stopped: the worker gives up its games."""
 
 
 _worker = _Worker()
 
 
-def _start_worker(specs: tuple[PlayerSpec, PlayerSpec], stop: EventType) -> None:
-    """Create the worker's players; they are released when the worker ends."""
+def _start_worker(stop: StopEvent, specs: tuple[PlayerSpec, PlayerSpec]) -> Callable[[], None]:
+    """Create the worker's players; return what releases them."""
     _worker.stop = stop
     _worker.players = [spec.create() for spec in specs]
+    return _close_players
+
+
+def _close_players() -> None:
     for player in _worker.players:
-        Finalize(player, player.close, exitpriority=10)
+        player.close()
 
 
 def _play_game(task: _GameTask) -> GameReport:

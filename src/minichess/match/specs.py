@@ -11,17 +11,29 @@ A player spec is one of
 
 ``level:N`` and ``uci:COMMAND`` may end in ``,time=F`` (0 < F <= 1): the player then thinks as
 if its clock showed only that share of the time (time odds, e.g. ``level:10,time=0.5`` against
-``level:10`` is a match of time t against 2t).
+``level:10`` is a match of time t against 2t). Any player may end in ``,name=TEXT``: the name
+that reports and PGN headers give it (default: the spec's text).
+
+``uci:COMMAND`` also takes ``option.NAME=VALUE`` (sent as ``setoption name NAME value VALUE``
+once the engine has started, in the order given) and ``variant=NAME``, the engine's name for
+the match's variant (default: the first of the variant's Fairy-Stockfish name, its own name
+and its aliases that the engine's ``UCI_Variant`` option offers). Fairy-Stockfish, which learns
+our variants from a file, plays a match with nothing else::
+
+    uci:/path/to/fairy-stockfish,option.VariantPath=/path/to/fairy.ini,name=fairy-stockfish
 
 ``level:N`` also takes engine options, to measure what a technique is worth by matches:
 ``nullmove=0|1``, ``reductions=0|1`` (null-move pruning, late-move reductions; default: the
 variant's choice) and ``weights=start`` (the untuned starting weights of the evaluation), e.g.
 ``level:10,nullmove=0`` against ``level:10``.
 
->>> parse_player("level:10,time=0.5")
-PlayerSpec(kind='level', argument='10', time_factor=0.5, engine_options=())
+>>> spec = parse_player("level:10,time=0.5")
+>>> spec.kind, spec.argument, spec.time_factor
+('level', '10', 0.5)
 >>> str(parse_player("uci:python3   -m minichess.cli.main uci"))
 'uci:python3 -m minichess.cli.main uci'
+>>> parse_player("uci:python3 engine.py,option.Hash=32,name=ours").display_name
+'ours'
 """
 
 from __future__ import annotations
@@ -42,16 +54,20 @@ from minichess.players import (
     UciPlayer,
 )
 
+_OPTION = r",(?:\w+|option\.[^=,]+)=[^,]*"
 _SPEC = re.compile(
-    r"^(?P<kind>level|random|greedy|uci)(?::(?P<argument>.+?))?(?P<options>(?:,\w+=[^,]*)*)$",
+    rf"^(?P<kind>level|random|greedy|uci)(?::(?P<argument>.+?))?(?P<options>(?:{_OPTION})*)$",
     re.DOTALL,
 )
 SPEC_HELP = (
     f"level:N (N = {LEVELS[0]}..{MAX_LEVEL}), random, greedy or uci:COMMAND, the engine players"
     " optionally followed by ,time=F (0 < F <= 1) to use only that share of the clock, level:N"
-    " also by ,nullmove=0|1 ,reductions=0|1 ,weights=start"
+    " also by ,nullmove=0|1 ,reductions=0|1 ,weights=start, uci:COMMAND by ,variant=ENGINES_NAME"
+    " and ,option.NAME=VALUE (UCI options), any player by ,name=DISPLAY_NAME"
 )
 _ENGINE_OPTIONS = {"nullmove": ("0", "1"), "reductions": ("0", "1"), "weights": ("start",)}
+UCI_OPTION_PREFIX = "option."
+"""How a ``uci:`` spec's options that go to the engine begin."""
 
 
 class PlayerSpecError(MinichessError):
@@ -68,7 +84,15 @@ class PlayerSpec:
     """The level, or the UCI engine's command."""
     time_factor: float = 1.0
     engine_options: tuple[tuple[str, str], ...] = ()
-    """``(name, value)`` pairs of ``level:`` options other than ``time``."""
+    """``(name, value)`` pairs of the options that only ``level:`` or only ``uci:`` takes
+    (``("nullmove", "0")``, ``("variant", "antichess-mit")``, ``("option.Hash", "64")``)."""
+    name: str | None = None
+    """The name given with ``name=``."""
+
+    @property
+    def display_name(self) -> str:
+        """The player's name in reports: the one given, else the spec's text."""
+        return self.name or str(self)
 
     def create(self) -> Player:
         """A new player as described (for ``uci:``, the engine starts with its first game)."""
@@ -88,7 +112,11 @@ class PlayerSpec:
                     starting_weights=options.get("weights") == "start",
                 )
             else:
-                player = UciPlayer(self.argument)
+                uci_options = [(name.removeprefix(UCI_OPTION_PREFIX), value)
+                               for name, value in self.engine_options
+                               if name.startswith(UCI_OPTION_PREFIX)]
+                player = UciPlayer(self.argument, name=self.display_name, options=uci_options,
+                                   variant=dict(self.engine_options).get("variant"))
         if self.time_factor != 1:
             player = TimeOddsPlayer(player, self.time_factor)
         return player
@@ -97,7 +125,8 @@ class PlayerSpec:
         text = self.kind if self.argument is None else f"{self.kind}:{self.argument}"
         if self.time_factor != 1:
             text += f",time={self.time_factor:g}"
-        return text + "".join(f",{name}={value}" for name, value in self.engine_options)
+        text += "".join(f",{name}={value}" for name, value in self.engine_options)
+        return text if self.name is None else f"{text},name={self.name}"
 
 
 def parse_player(text: str) -> PlayerSpec:
@@ -107,14 +136,16 @@ def parse_player(text: str) -> PlayerSpec:
         raise PlayerSpecError(f"bad player {text!r}: expected {SPEC_HELP}")
     kind, argument = match["kind"], match["argument"]
     options = [item.split("=", 1) for item in match["options"].split(",")[1:]]
-    if kind in ("random", "greedy") and (argument is not None or options):
-        raise PlayerSpecError(f"bad player {text!r}: {kind} takes no argument and no options")
-    factor = None
+    if kind in ("random", "greedy") and argument is not None:
+        raise PlayerSpecError(f"bad player {text!r}: {kind} takes no argument")
+    factor = display_name = None
     engine_options = []
     for name, value in options:
-        if name == "time":
+        if name == "time" and kind in ("level", "uci"):
             factor = value
-        elif kind == "level" and value in _ENGINE_OPTIONS.get(name, ()):
+        elif name == "name" and value.strip():
+            display_name = value.strip()
+        elif _takes_option(kind, name, value):
             engine_options.append((name, value))
         else:
             raise PlayerSpecError(f"bad player {text!r}: unknown option {name}={value}")
@@ -123,7 +154,16 @@ def parse_player(text: str) -> PlayerSpec:
     elif kind == "uci":
         argument = _uci_command(text, argument)
     return PlayerSpec(kind, argument, 1.0 if factor is None else _time_factor(text, factor),
-                      tuple(engine_options))
+                      tuple(engine_options), display_name)
+
+
+def _takes_option(kind: str, name: str, value: str) -> bool:
+    """Whether a ``kind`` player takes the option ``name=value`` (besides time and name)."""
+    if kind == "level":
+        return value in _ENGINE_OPTIONS.get(name, ())
+    if kind == "uci":
+        return bool(value) and (name == "variant" or name.startswith(UCI_OPTION_PREFIX))
+    return False
 
 
 def _switch(value: str | None) -> bool | None:

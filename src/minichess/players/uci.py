@@ -1,8 +1,13 @@
 """A Player that drives an external engine process through the UCI protocol.
 
-The engine is started once and kept for many games. For each game the player sends
-``ucinewgame`` and selects the variant with the ``UCI_Variant`` option (by the project's name,
-or its Fairy-Stockfish name or an alias when the engine lists only those); for each move it sends
+The engine is started once and kept for many games. After ``uciok`` the player sets the
+options it was given (``setoption name .. value ..``, each checked against the options the
+engine lists) and then asks for the engine's options again with ``uci``, since an option such
+as Fairy-Stockfish's ``VariantPath`` changes the variants that ``UCI_Variant`` offers. For each
+game it sends ``ucinewgame`` and selects the variant with the ``UCI_Variant`` option: by the
+name it was given, else by the first of the variant's Fairy-Stockfish name (``antichess-mit``
+for our antichess, whose rules Fairy-Stockfish's ``antichess`` does not follow), its own name
+and its aliases that the engine offers; for each move it sends
 ``position fen <start> moves ...`` and ``go wtime .. btime .. winc .. binc ..`` from the game's
 clocks (``go movetime`` without clocks) and reads ``bestmove``.
 
@@ -54,10 +59,12 @@ class UciPlayer(Player):
     """An external UCI engine as a player.
 
     ``command`` is the program with its arguments, as a list or as one shell-like string
-    (``"minichess uci"``, ``'"/opt/my engine/run" --fast'``). ``move_time`` is the seconds per
-    move asked for in games without clocks. The engine gets ``startup_timeout`` seconds to
-    start (a cold start may compile code), and ``grace`` seconds beyond its remaining clock for
-    a move before it counts as not answering.
+    (``"minichess uci"``, ``'"/opt/my engine/run" --fast'``). ``options`` are ``(name, value)``
+    pairs of UCI options set once the engine has started; ``variant`` is the engine's name for
+    every game's variant (default: chosen among what the engine offers). ``move_time`` is the
+    seconds per move asked for in games without clocks. The engine gets ``startup_timeout``
+    seconds to start (a cold start may compile code), and ``grace`` seconds beyond its
+    remaining clock for a move before it counts as not answering.
     """
 
     def __init__(
@@ -67,11 +74,17 @@ class UciPlayer(Player):
         move_time: float = 0.1,
         startup_timeout: float = 60.0,
         grace: float = 1.0,
+        options: Sequence[tuple[str, str]] = (),
+        variant: str | None = None,
     ) -> None:
         self.command = shlex.split(command) if isinstance(command, str) else list(command)
         if not self.command:
             raise UciEngineError("a UCI engine needs a command to start it")
         self.name = name or f"uci:{shlex.join(self.command)}"
+        self.options = list(options)
+        """UCI options set at the start, as ``(name, value)`` pairs."""
+        self.variant = variant
+        """The engine's name for the variant of every game; None: chosen by what it offers."""
         self.move_time = move_time
         self.startup_timeout = startup_timeout
         self.grace = grace
@@ -82,6 +95,7 @@ class UciPlayer(Player):
         self._stderr: deque[str] = deque(maxlen=STDERR_LINES_KEPT)
         self._stderr_reader: threading.Thread | None = None
         self._offered_variants: list[str] | None = None
+        self._engine_options: list[str] = []
         self._variant: str | None = None
 
     # --- the Player interface -----------------------------------------------------------------
@@ -128,8 +142,11 @@ class UciPlayer(Player):
         self._stderr.clear()
         _read_lines_in_background(process.stdout, self._lines.put, self._lines.put)
         self._stderr_reader = _read_lines_in_background(process.stderr, self._stderr.append)
-        self._send("uci")
-        self._read_until("uciok", self.startup_timeout, self._read_identity)
+        self._read_options()
+        if self.options:
+            for option, value in self.options:
+                self._set_option(option, value)
+            self._read_options()  # what the options changed (the variants offered)
         self._synchronize(self.startup_timeout)
 
     def close(self) -> None:
@@ -180,28 +197,49 @@ class UciPlayer(Player):
         self._send("isready")
         self._read_until("readyok", timeout)
 
+    def _read_options(self) -> None:
+        """Send ``uci`` and note the engine's name and options, up to ``uciok``."""
+        self._engine_options = []
+        self._offered_variants = None
+        self._send("uci")
+        self._read_until("uciok", self.startup_timeout, self._read_identity)
+
     def _read_identity(self, line: str) -> None:
-        """Note the engine's name and the variants its ``UCI_Variant`` option offers."""
+        """Note the engine's name, its options and the variants ``UCI_Variant`` offers."""
         words = line.split()
         if words[:2] == ["id", "name"]:
             self.engine_name = " ".join(words[2:])
-        elif words[:3] == ["option", "name", "UCI_Variant"]:
-            offered = [words[i + 1] for i, word in enumerate(words[:-1]) if word == "var"]
-            self._offered_variants = offered or None
+        elif words[:2] == ["option", "name"] and "type" in words:
+            option = " ".join(words[2:words.index("type")])
+            self._engine_options.append(option)
+            if option == "UCI_Variant":
+                offered = [words[i + 1] for i, word in enumerate(words[:-1]) if word == "var"]
+                self._offered_variants = offered or None
+
+    def _set_option(self, option: str, value: str) -> None:
+        """Set a UCI option the engine lists (names compare without regard to case)."""
+        known = {name.lower(): name for name in self._engine_options}
+        if option.lower() not in known:
+            listed = ", ".join(self._engine_options) or "none"
+            raise UciEngineError(f"{self.name} has no option {option!r} (its options: {listed})")
+        self._send(f"setoption name {known[option.lower()]} value {value}")
 
     def _select_variant(self, variant: VariantDefinition) -> None:
         if self._variant == variant.name:
             return
-        self._send(f"setoption name UCI_Variant value {self._engine_variant_name(variant)}")
+        self._send(f"setoption name UCI_Variant value {self.engine_variant_name(variant)}")
         self._synchronize(self.startup_timeout)
         self._variant = variant.name
 
-    def _engine_variant_name(self, variant: VariantDefinition) -> str:
-        """The name under which the engine offers ``variant`` (the project's name when the
-        engine lists no choices)."""
+    def engine_variant_name(self, variant: VariantDefinition) -> str:
+        """The name under which the engine plays ``variant``: the one given, else the first
+        of its Fairy-Stockfish name, its name and its aliases that the engine offers (the
+        project's name when the engine lists no choices)."""
+        if self.variant is not None:
+            return self.variant
         if self._offered_variants is None:
             return variant.name
-        for name in (variant.name, variant.pyffish_name, *variant.aliases):
+        for name in (variant.pyffish_name, variant.name, *variant.aliases):
             if name in self._offered_variants:
                 return name
         raise UciEngineError(
