@@ -276,6 +276,22 @@ def test_bad_requests_get_a_4xx_with_a_message(tmp_path) -> None:
     run(scenario(), timeout=120)
 
 
+def test_serve_refuses_bad_imcs_options_before_it_starts(tmp_path, capsys) -> None:
+    from minichess.cli.main import main
+
+    with socket.create_server(("127.0.0.1", 0)) as busy:
+        port = str(busy.getsockname()[1])
+        assert main(["serve", "--port", "0", "--imcs-port", port]) == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
+    assert main(["serve", "--imcs-port", "0", "--imcs-db", str(tmp_path / "no" / "\0")]) == 2
+    assert "cannot open the database" in capsys.readouterr().err
+    assert main(["serve", "--house-bot", "3", "--imcs-db", "x.db"]) == 2
+    assert "--imcs-db, --house-bot: options of the IMCS server" in capsys.readouterr().err
+    assert main(["serve", "--imcs-port", "70000"]) == 2
+    assert main(["serve", "--help"]) == 0
+    assert "--imcs-port PORT" in capsys.readouterr().out
+
+
 @pytest.mark.solo
 def test_serve_stops_the_imcs_server_on_sigterm(tmp_path) -> None:
     """``minichess serve --imcs-port``: a game in progress when SIGTERM comes gets the stop

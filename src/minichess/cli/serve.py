@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from minichess.cli.arguments import UsageError, port_number
 from minichess.cli.imcs_server import add_server_options, server_config, start_server
 from minichess.protocols.imcs.server import ImcsServer, ServerConfig
+from minichess.protocols.imcs.store import Store
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -80,6 +81,8 @@ def run(args: argparse.Namespace) -> None:
     if stray and args.imcs_port is None:
         raise UsageError(f"{', '.join(stray)}: options of the IMCS server, which runs only with"
                          " --imcs-port PORT")
+    if args.imcs_port is not None:  # a database that cannot be opened: an error before the start
+        Store(server_config(args).db_path).close()
     listener = _listen(args.host, args.port)
     try:
         imcs_listener = (None if args.imcs_port is None
@@ -99,11 +102,11 @@ def run(args: argparse.Namespace) -> None:
         threading.Thread(target=_open_when_up, args=(server, url), daemon=True).start()
     try:
         server.run(sockets=[listener])
+    except SystemExit:  # uvicorn's when the app's start failed (it said why)
+        raise SystemExit(1) from None
     finally:
         if imcs_listener is not None:
             imcs_listener.close()
-    if not server.started:
-        raise UsageError("the web app did not start (the reason is above)")
 
 
 def database_path(args: argparse.Namespace) -> Path:

@@ -64,7 +64,7 @@ class ServerConfig:
     port: int = DEFAULT_PORT
     """0: any free port (see :attr:`ImcsServer.port`)."""
     db: str | Path | None = None
-    """The SQLite file; None: :func:`default_db_path`."""
+    """The SQLite file; None: :func:`default_db_path` (see :attr:`db_path`)."""
     admins: tuple[str, ...] = ()
     house_bots: tuple[int, ...] = ()
     """Levels of the house bots (one account and one open offer each)."""
@@ -87,6 +87,11 @@ class ServerConfig:
     """Seconds games in progress get to finish when the server stops."""
     tournament_grace: float = 120.0
     """Default seconds a tournament player has to come to a game before forfeiting it."""
+
+    @property
+    def db_path(self) -> str | Path:
+        """The SQLite file of the server's data."""
+        return self.db or default_db_path()
 
 
 @dataclass(eq=False)
@@ -141,7 +146,7 @@ class ImcsServer:
         """Open the database (recording games a crash interrupted as aborted), listen (on the
         configuration's address, or on ``sock``, a socket already bound), and start the house
         bots and the tournaments in progress."""
-        self._store = Store(self.config.db or default_db_path())
+        self._store = Store(self.config.db_path)
         aborted = self.store.abort_unfinished("server stopped during the game")
         if aborted:
             log.warning("games in progress at the last stop recorded as aborted: %s",

@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from minichess.errors import MinichessError
 from minichess.protocols.imcs.protocol import BASE_RATING, rating_change
 
 SCHEMA_VERSION = 1
@@ -101,6 +102,10 @@ CREATE TABLE IF NOT EXISTS pairings (
 """
 
 
+class StoreError(MinichessError):
+    """The database cannot be opened (a path that cannot be made, a file that is not one)."""
+
+
 @dataclass(frozen=True)
 class GameRow:
     """A game as stored: who, what, when and how it ended (``result`` None while it runs)."""
@@ -182,19 +187,24 @@ class Store:
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, isolation_level=None)
         self._ratings: dict[tuple[str, str], int] = {}
-        self._db.row_factory = sqlite3.Row
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.execute("PRAGMA busy_timeout=5000")
-        self._db.executescript(_SCHEMA)
-        with self.transaction():
-            self._db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
-            self._db.execute("INSERT OR IGNORE INTO meta VALUES ('next_id', 1)")
+        try:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, isolation_level=None)
+            self._db.row_factory = sqlite3.Row
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.execute("PRAGMA busy_timeout=5000")
+            self._db.executescript(_SCHEMA)
+            with self.transaction():
+                self._db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)",
+                                 (SCHEMA_VERSION,))
+                self._db.execute("INSERT OR IGNORE INTO meta VALUES ('next_id', 1)")
+        except (OSError, ValueError, sqlite3.Error) as error:  # (ValueError: a NUL in the path)
+            raise StoreError(f"cannot open the database {self.path}:"
+                             f" {getattr(error, 'strerror', None) or error}") from None
 
     def close(self) -> None:
         """Close the database."""
