@@ -1,9 +1,9 @@
 """Fairy-Stockfish (``pyffish``) as an independent oracle for move generation.
 
 The oracle knows nothing of the project's own code. It wraps ``pyffish`` with the variant
-definitions of ``shared/oracle/fairy.ini`` and adds the end-of-game rules that Fairy-Stockfish
-does not know, so that its move lists and perft counts follow RULES.md (and docs/rules.md for the
-two extra variants):
+definitions of ``tests/data/fairy.ini`` and adds the end-of-game rules that Fairy-Stockfish does
+not know, so that its move lists and perft counts follow RULES.md (and docs/rules.md for the two
+extra variants):
 
 * minitchess: drawn once 80 plies have been played (the ply is taken from the FEN's fullmove
   number and side to move); pyffish already ends the game when a king is captured and gives no
@@ -34,8 +34,8 @@ from pathlib import Path
 
 import pyffish
 
-FAIRY_INI: Path = Path(__file__).resolve().parents[2] / "shared" / "oracle" / "fairy.ini"
-"""Variant definitions: the ``shared/`` folder beside the repository checkout."""
+FAIRY_INI: Path = Path(__file__).resolve().parent / "data" / "fairy.ini"
+"""The project's Fairy-Stockfish definitions of its variants."""
 
 ORACLE_VARIANTS: dict[str, str] = {
     "minitchess": "minitchess",
@@ -69,8 +69,6 @@ _REPETITION_MIN_PLIES = 8
 @cache
 def load() -> None:
     """Load the variant definitions of ``fairy.ini`` into pyffish (once per process)."""
-    if not FAIRY_INI.is_file():
-        raise FileNotFoundError(f"oracle variant definitions not found: {FAIRY_INI}")
     pyffish.load_variant_config(FAIRY_INI.read_text(encoding="utf-8"))
 
 

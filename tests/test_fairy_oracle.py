@@ -1,26 +1,28 @@
-"""Tests of the pyffish oracle wrapper itself (tests/fairy_oracle.py), not of the project."""
+"""Tests of the pyffish oracle wrapper itself (tests/fairy_oracle.py, with the definitions of
+tests/data/fairy.ini), not of the project; and, where ``../shared/oracle/fairy.ini`` is beside
+the checkout, that its definitions give the same moves as the repository's."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
+import pyffish
 import pytest
 
-pytest.importorskip("pyffish")
-
 from fairy_oracle import (
-    FAIRY_INI,
     ORACLE_VARIANTS,
+    load,
     oracle_moves,
     oracle_perft,
     random_playout_fens,
     start_fen,
 )
 
-pytestmark = pytest.mark.skipif(not FAIRY_INI.is_file(), reason=f"{FAIRY_INI} not found")
-
 DATA = Path(__file__).parent / "data" / "oracle_perft.json"
+SHARED_FAIRY_INI = Path(__file__).resolve().parents[2] / "shared" / "oracle" / "fairy.ini"
+"""The definitions in the ``shared/`` folder beside the checkout, where there is one."""
 
 # RULES.md reference counts from the start position, depths 1..3.
 REFERENCE = {
@@ -150,3 +152,35 @@ def test_data_file_reproduced(variant: str) -> None:
     assert [oracle_perft(variant, c["fen"], c["depth"]) for c in cases] == [
         c["nodes"] for c in cases
     ]
+
+
+def renamed_sections(config: str, prefix: str) -> str:
+    """A Fairy-Stockfish configuration with each variant it defines renamed ``prefix + name``
+    (also where another of its variants inherits from it), so that it loads beside others."""
+    defined = set(re.findall(r"^\[([^:\]]+)", config, flags=re.MULTILINE))
+
+    def rename(header: re.Match[str]) -> str:
+        name, parent = header.group(1), header.group(2)
+        if parent:
+            parent = prefix + parent if parent in defined else parent
+            return f"[{prefix}{name}:{parent}]"
+        return f"[{prefix}{name}]"
+
+    return re.sub(r"^\[([^:\]]+)(?::([^\]]+))?\]", rename, config, flags=re.MULTILINE)
+
+
+@pytest.mark.skipif(not SHARED_FAIRY_INI.is_file(), reason=f"{SHARED_FAIRY_INI} not found")
+@pytest.mark.parametrize("variant", ["minitchess", "minichess-classic", "csc111", "antichess"])
+def test_shared_definitions_give_the_same_moves(variant: str) -> None:
+    load()
+    shared = renamed_sections(SHARED_FAIRY_INI.read_text(encoding="utf-8"), "shared-")
+    pyffish.load_variant_config(shared)
+    name = ORACLE_VARIANTS[variant]
+    for fen in [start_fen(variant), *random_playout_fens(variant, 150, seed=9)]:
+        assert sorted(pyffish.legal_moves(name, fen, [])) == sorted(
+            pyffish.legal_moves("shared-" + name, fen, [])), fen
+
+
+def test_renamed_sections_keep_inheritance_inside_the_file() -> None:
+    config = "[a]\nx = 1\n[b:a]\ny = 2\n[c:chess]\n"
+    assert renamed_sections(config, "p-") == "[p-a]\nx = 1\n[p-b:p-a]\ny = 2\n[p-c:chess]\n"

@@ -65,7 +65,7 @@ class Board:
         self._undo = new_undo_stack(64)
         self._start_ply = setup.ply
         self.move_stack: list[Move] = []
-        self._legal_cache: tuple[int, list[Move]] | None = None
+        self._legal_cache: tuple[int, bool, list[Move]] | None = None
 
     def setup(self) -> Setup:
         """The current position as a :class:`Setup`."""
@@ -194,28 +194,44 @@ class Board:
         return int(self._rules.game_end(self._pos, self._tables, self._buffer, self._undo,
                                         len(self.move_stack)))
 
+    def _moves_and_end(self) -> tuple[list[Move], bool]:
+        """The moves of the position (cached until the next move) and whether the game has
+        ended."""
+        key = len(self.move_stack)
+        if self._legal_cache is None or self._legal_cache[0] != key:
+            over = self._end_code() != L.END_NONE
+            self._reserve_undo(1)
+            n = self._rules.legal_moves(self._pos, self._tables, self._buffer, self._undo, key,
+                                        False)
+            self._legal_cache = (key, over, [Move.from_code(code) for code in self._buffer[:n]])
+        return self._legal_cache[2], self._legal_cache[1]
+
     @property
     def legal_moves(self) -> list[Move]:
         """The legal moves (none once the game is over), in generation order."""
-        key = len(self.move_stack)
-        if self._legal_cache is None or self._legal_cache[0] != key:
-            moves: list[Move] = []
-            if self._end_code() == L.END_NONE:
-                self._reserve_undo(1)
-                n = self._rules.legal_moves(self._pos, self._tables, self._buffer, self._undo, key,
-                                            False)
-                moves = [Move.from_code(code) for code in self._buffer[:n]]
-            self._legal_cache = (key, moves)
-        return list(self._legal_cache[1])
+        moves, over = self._moves_and_end()
+        return [] if over else list(moves)
+
+    @property
+    def position_moves(self) -> list[Move]:
+        """The moves the rules of movement give the side to move here, whether or not the game
+        has ended, in generation order: a position past the move limit, or one whose side to
+        move has lost its king, still has them. Course move generators list these (the end of
+        the game is the referee's business); :attr:`legal_moves` is what may be played."""
+        return list(self._moves_and_end()[0])
 
     def is_legal(self, move: Move) -> bool:
         """Whether ``move`` is legal here."""
         return move in self.legal_moves
 
-    def push(self, move: Move) -> None:
-        """Play a legal move; raise IllegalMoveError (and change nothing) otherwise."""
-        if not self.is_legal(move):
-            raise IllegalMoveError(self._why_illegal(move))
+    def push(self, move: Move, *, after_end: bool = False) -> None:
+        """Play a legal move; raise IllegalMoveError (and change nothing) otherwise.
+
+        With ``after_end`` a move of :attr:`position_moves` is played even when the game has
+        ended (a course harness's state operations: the referee decides the end)."""
+        moves, over = self._moves_and_end()
+        if move not in moves or (over and not after_end):
+            raise IllegalMoveError(self._why_illegal(move, after_end))
         self._reserve_undo(1)
         make_move(self._pos, self._tables, move.code, self._undo, len(self.move_stack))
         self.move_stack.append(move)
@@ -232,13 +248,17 @@ class Board:
         """The last move played."""
         return self.move_stack[-1]
 
-    def parse_uci(self, text: str) -> Move:
+    def parse_uci(self, text: str, *, after_end: bool = False) -> Move:
         """The legal move written as ``a2a3``, ``a2-a3``, ``a5a6q`` or ``Q@d6``.
 
-        A promotion may leave out the piece where the variant allows only one (as IMCS does)."""
+        A promotion may leave out the piece where the variant allows only one (as IMCS does).
+        With ``after_end`` any move of :attr:`position_moves` is accepted, even when the game
+        has ended."""
         move = Move.from_uci(text)
+        moves, over = self._moves_and_end()
+        candidates = moves if after_end or not over else []
         if move.promotion is None and not move.drop:
-            promotions = [m for m in self.legal_moves
+            promotions = [m for m in candidates
                           if (m.from_square, m.to_square) == (move.from_square, move.to_square)
                           and m.promotion]
             if len(promotions) == 1:
@@ -250,8 +270,8 @@ class Board:
                     f"{text.strip()} promotes a pawn: add the piece, one of {choices}"
                     f" (e.g. {move.uci()}{choices[0].lower()})"
                 )
-        if not self.is_legal(move):
-            raise IllegalMoveError(self._why_illegal(move))
+        if move not in candidates:
+            raise IllegalMoveError(self._why_illegal(move, after_end))
         return move
 
     def push_uci(self, text: str) -> Move:
@@ -283,10 +303,10 @@ class Board:
         except ValueError:
             return self.parse_san(text)
 
-    def _why_illegal(self, move: Move) -> str:
+    def _why_illegal(self, move: Move, after_end: bool = False) -> str:
         text = move.uci()
         outcome = self.outcome()
-        if outcome is not None:
+        if outcome is not None and not after_end:
             return f"{text} is not possible: the game is over ({outcome})"
         on_board = set(self.squares())
         for sq in (move.from_square, move.to_square):
@@ -302,7 +322,8 @@ class Board:
             return f"{text}: there is no piece on {square_name(move.from_square)}"
         if piece.color != self.turn:
             return f"{text}: the piece on {square_name(move.from_square)} is not {side}'s"
-        targets = sorted(m.uci() for m in self.legal_moves if m.from_square == move.from_square)
+        moves = self.position_moves if after_end else self.legal_moves
+        targets = sorted(m.uci() for m in moves if m.from_square == move.from_square)
         if not targets:
             where = square_name(move.from_square)
             return f"{text}: the {PIECE_NAMES[piece.piece_type]} on {where} has no legal move"

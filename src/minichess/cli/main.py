@@ -23,6 +23,7 @@ from minichess.cli import (
     imcs,
     imcs_server,
     match,
+    move,
     moves,
     perft,
     play,
@@ -30,13 +31,15 @@ from minichess.cli import (
     show,
     uci,
     variants,
+    winner,
 )
 from minichess.cli.arguments import CommandParser, UsageError
 from minichess.errors import MinichessError
 
 PROG = "minichess"
 COMMANDS = (
-    play, serve, perft, moves, show, variants, analyse, uci, match, bench, imcs, imcs_server
+    play, serve, perft, moves, move, winner, show, variants, analyse, uci, match, bench, imcs,
+    imcs_server,
 )
 """The subcommand modules, in the order ``--help`` lists them."""
 

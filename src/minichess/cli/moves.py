@@ -23,7 +23,9 @@ def register(commands: argparse._SubParsersAction) -> None:
         "moves",
         help="list the legal moves of a position",
         description="Print the legal moves of a position, sorted, one per line (nothing when the"
-        " game is over).",
+        " game is over). With --state, as the reference move generator of Massey's MiniChess"
+        " course: the moves of the side to move whatever the move number (a state past the"
+        " move limit still has its moves; ending the game is the referee's business).",
     )
     add_position_arguments(parser)
     parser.add_argument(
@@ -38,5 +40,6 @@ def run(args: argparse.Namespace) -> None:
     board = board_from_args(args)
     notation = args.notation or ("imcs" if args.state is not None else "uci")
     write = NOTATIONS[notation]
-    for text in sorted(write(board, move) for move in board.legal_moves):
+    moves = board.position_moves if args.state is not None else board.legal_moves
+    for text in sorted(write(board, move) for move in moves):
         print(text)
