@@ -30,7 +30,7 @@ from websockets.sync.client import connect as sync_connect  # noqa: E402
 
 from imcs_support import Peer, client, game, play, random_mover, run  # noqa: E402
 from minichess.cli.main import build_parser  # noqa: E402
-from minichess.cli.serve import build_app  # noqa: E402
+from minichess.cli.serve import build_app, listen  # noqa: E402
 from minichess.protocols.imcs.server import ImcsServer  # noqa: E402
 from minichess.protocols.imcs.store import Store  # noqa: E402
 from web_server import Server  # noqa: E402
@@ -48,11 +48,12 @@ def imcs_args(tmp_path: Path) -> list[str]:
 
 @contextlib.asynccontextmanager
 async def serving(tmp_path: Path, *extra: str) -> AsyncIterator[tuple[str, ImcsServer]]:
-    """``serve``'s app on uvicorn in this event loop: its address and the IMCS server."""
+    """``serve``'s app on uvicorn in this event loop, both on sockets bound as ``serve`` binds
+    them: its address and the IMCS server."""
     args = ["serve", "--host", "127.0.0.1", "--port", "0", "--db", str(tmp_path / "games.db"),
             *imcs_args(tmp_path), "--stop-grace", "1", *extra]
-    app = build_app(build_parser().parse_args(args))
-    listener = socket.create_server(("127.0.0.1", 0))
+    app = build_app(build_parser().parse_args(args), listen("127.0.0.1", 0))
+    listener = listen("127.0.0.1", 0)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws="websockets-sansio"))
     task = asyncio.create_task(server.serve(sockets=[listener]))
     try:
@@ -64,6 +65,11 @@ async def serving(tmp_path: Path, *extra: str) -> AsyncIterator[tuple[str, ImcsS
         server.should_exit = True
         await asyncio.wait_for(task, 30)
         listener.close()
+
+
+def http_client(host: str) -> httpx.AsyncClient:
+    """An HTTP client of the app."""
+    return httpx.AsyncClient(base_url=f"http://{host}", timeout=WAIT)
 
 
 class Socket:
@@ -100,7 +106,7 @@ def test_a_game_over_imcs_followed_on_the_watch_feeds(tmp_path) -> None:
 
     async def scenario() -> None:
         async with serving(tmp_path) as (host, imcs), \
-                httpx.AsyncClient(base_url=f"http://{host}", timeout=WAIT) as http, \
+                http_client(host) as http, \
                 websocket(host, "/api/watch/feeds/imcs/ws") as feed:
             state = await feed.receive()
             assert state["type"] == "state" and state["title"] == f"IMCS server {imcs.host}:" \
@@ -170,7 +176,7 @@ def test_a_whole_game_of_two_imcs_clients_on_the_feed(tmp_path) -> None:
 
     async def scenario() -> None:
         async with serving(tmp_path) as (host, imcs), \
-                httpx.AsyncClient(base_url=f"http://{host}", timeout=WAIT) as http, \
+                http_client(host) as http, \
                 websocket(host, "/api/watch/feeds/imcs/ws") as feed:
             await feed.receive()
             white, _, game_id = await play(imcs.port, random_mover(5), random_mover(6))
@@ -210,7 +216,7 @@ def test_a_house_bot_of_serve_plays_on_the_feed(tmp_path) -> None:
 
     async def scenario() -> None:
         async with serving(tmp_path, "--house-bot", "1", "--house-time", "0:20") as (host, imcs), \
-                httpx.AsyncClient(base_url=f"http://{host}", timeout=WAIT) as http, \
+                http_client(host) as http, \
                 websocket(host, "/api/watch/feeds/imcs/ws") as feed:
             await feed.receive()
             visitor = await client(imcs.port, "visitor")
@@ -235,7 +241,7 @@ def test_a_house_bot_of_serve_plays_on_the_feed(tmp_path) -> None:
 def test_bad_requests_get_a_4xx_with_a_message(tmp_path) -> None:
     async def scenario() -> None:
         async with serving(tmp_path) as (host, imcs), \
-                httpx.AsyncClient(base_url=f"http://{host}", timeout=WAIT) as http:
+                http_client(host) as http:
             for path, status in [
                 ("/api/watch/feeds/nope", 404), ("/api/watch/feeds/nope/ratings", 404),
                 ("/api/watch/feeds/imcs/games/99", 404), ("/api/watch/feeds/imcs/games/x", 404),
@@ -274,6 +280,23 @@ def test_bad_requests_get_a_4xx_with_a_message(tmp_path) -> None:
             black.close()
 
     run(scenario(), timeout=120)
+
+
+def test_connections_to_serves_sockets_send_at_once(tmp_path) -> None:
+    """``serve`` binds its sockets itself: the connections they accept still have TCP_NODELAY
+    (IMCS answers one line at a time, the web app many requests on one connection)."""
+
+    async def scenario() -> None:
+        async with serving(tmp_path) as (_, imcs):
+            peer = await Peer.open(imcs.port)
+            [session] = imcs.sessions
+            accepted = session.conn._writer.get_extra_info("socket")
+            assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)
+            peer.close()
+        with contextlib.closing(listen("127.0.0.1", 0)) as listener:
+            assert listener.proto == socket.IPPROTO_TCP  # (what asyncio looks at)
+
+    run(scenario(), timeout=60)
 
 
 def test_serve_refuses_bad_imcs_options_before_it_starts(tmp_path, capsys) -> None:
