@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from minichess.move import Move
-from minichess.protocols.imcs.client import ServerClocks
+from minichess.protocols.imcs.client import GameReport, ImcsClient, ServerClocks
 from minichess.protocols.imcs.games import Timing
 from minichess.protocols.imcs.passwords import HashCost, Throttle
 from minichess.protocols.imcs.server import ImcsServer, ServerConfig
@@ -158,17 +158,38 @@ class Peer:
         self.writer.close()
 
 
-async def game(port: int, white: str = "alice", black: str = "bob", times: str = ""
-               ) -> tuple[Peer, Peer, int]:
+async def game(port: int, white: str = "alice", black: str = "bob", times: str = "",
+               timeout: float = TIMEOUT) -> tuple[Peer, Peer, int]:
     """Two registered players and a game between them (White offered, Black accepted), with
-    the start lines read."""
+    the start lines read (each within ``timeout`` seconds)."""
     offerer = await Peer.logged_in(port, white)
     accepter = await Peer.logged_in(port, black)
     reply = await offerer.ask(f"offer W {times}".strip())
     game_id = int(re.match(r"103 (\d+) game waiting for offer acceptance", reply)[1])
-    assert (await accepter.ask(f"accept {game_id}")).startswith("106 B ")
-    assert (await offerer.line()).startswith("105 W ")
+    assert (await accepter.ask(f"accept {game_id}", timeout)).startswith("106 B ")
+    assert (await offerer.line(timeout)).startswith("105 W ")
     return offerer, accepter, game_id
+
+
+async def client(port: int, name: str) -> ImcsClient:
+    """One of our clients, connected and registered as ``name``."""
+    connected = await ImcsClient.connect("127.0.0.1", port)
+    await connected.login(name, "pw", register=True)
+    return connected
+
+
+async def play(port: int, white_choice, black_choice, times: str = "",
+               variant: str = "minitchess") -> tuple[GameReport, GameReport, int]:
+    """A game between two of our clients: alice (White, the offerer) and bob."""
+    alice, bob = await client(port, "alice"), await client(port, "bob")
+    seconds = [int(t) for t in times.split()]
+    game_id = await alice.offer("W", *seconds, variant=variant)
+    waiting = asyncio.ensure_future(alice.wait_for_start())
+    start = await bob.accept(game_id, variant=variant)
+    white, black = await asyncio.gather(
+        alice.play(await waiting, white_choice, variant, game_id, "bob"),
+        bob.play(start, black_choice, variant, game_id, "alice"))
+    return white, black, game_id
 
 
 # --- a server process ---------------------------------------------------------------------------

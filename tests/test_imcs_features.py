@@ -13,6 +13,7 @@ from minichess.protocols.imcs.feed import GameEnded, GameStarted, MovePlayed, Ra
 from minichess.protocols.imcs.watch import ImcsWatchFeed
 
 START_STATE = START_PROMPT.decode().split("\r\n")[1]
+KING_CAPTURE_MOVES = ["a2a3", "b5b4", "a3b4", "a5b4", "a1a6"]
 
 
 def test_observe_a_game_and_stop_observing():
@@ -235,18 +236,39 @@ def test_the_server_as_a_feed_of_the_web_apps_watch_page():
         async with running() as server:
             feed = ImcsWatchFeed(server)
             updates = feed.updates()
-            first = asyncio.ensure_future(anext(updates))
+            state = await asyncio.wait_for(anext(updates), 5)
+            assert (state["type"], state["live"], state["finished"]) == ("state", [], [])
+            assert feed.title == f"IMCS server 127.0.0.1:{server.port}"
             white, black, game_id = await game(server.port)
-            assert (await asyncio.wait_for(first, 5))["type"] == "GameStarted"
+            started = await asyncio.wait_for(anext(updates), 5)
+            assert (started["type"], started["game"]["id"]) == ("start", str(game_id))
             state = json.loads(json.dumps(feed.describe()))
-            assert [g["game_id"] for g in state["live"]] == [game_id]
+            [live] = state["live"]
+            assert (live["id"], live["live"], live["plies"]) == (str(game_id), True, 0)
+            assert live["clock"] == {"white": 300.0, "black": 300.0, "running": None}
             assert {r["name"] for r in state["ratings"]} == {"alice", "bob"}
+            watcher = feed.updates(str(game_id))
+            joined = await asyncio.wait_for(anext(watcher), 5)
+            assert joined["type"] == "state" and joined["game"]["moves"] == []
             await king_capture(white, black)
             kinds = [(await asyncio.wait_for(anext(updates), 5))["type"] for _ in range(7)]
-            assert kinds == ["MovePlayed"] * 5 + ["GameEnded", "RatingsChanged"]
+            assert kinds == ["move"] * 5 + ["end", "ratings"]
+            seen = [message async for message in watcher]  # ends with the game
+            assert [m["move"] for m in seen[:-1]] == KING_CAPTURE_MOVES
+            assert seen[-1]["game"]["result"] == "1-0" and seen[-1]["game"]["white_change"] == 16
             await updates.aclose()
             state = feed.describe()
             assert state["live"] == [] and state["finished"][0]["result"] == "1-0"
-            assert state["ratings"][0] == {"name": "alice", "rating": 1016}
+            assert state["finished"][0]["plies"] == 5
+            assert state["ratings"][0] == {"name": "alice", "rating": 1016, "games": 1}
+            whole = feed.game(str(game_id))
+            assert whole["moves"] == KING_CAPTURE_MOVES and len(whole["clocks"]) == 5
+            assert feed.game("99") is None and feed.game("x") is None and feed.pgn("x") is None
+            assert "3. Rxa6" in feed.pgn(str(game_id))
+            assert [r["name"] for r in feed.ratings("imcs")] == ["alice", "bob"]
+            assert feed.ratings("chess36") == []
+            assert [g["id"] for g in feed.games(5, "bob")] == [str(game_id)]
+            [finished] = [m async for m in feed.updates(str(game_id))]  # the state, no more
+            assert finished["game"]["live"] is False
 
     run(scenario())

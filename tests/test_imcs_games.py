@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import asyncio
 
-from imcs_support import KING_CAPTURE, Peer, random_mover, run, running, timing
+from imcs_support import KING_CAPTURE, Peer, client, play, random_mover, run, running, timing
 from minichess.board import Board
 from minichess.move import Move
 from minichess.notation.massey import format_state
 from minichess.players import EnginePlayer
 from minichess.protocols.imcs.client import (
-    GameReport,
-    ImcsClient,
     ServerClocks,
     player_chooser,
 )
@@ -43,26 +41,6 @@ def stalling(moves: list[str]):
         return view.board.parse_uci(text)
 
     return choose
-
-
-async def client(port: int, name: str) -> ImcsClient:
-    connected = await ImcsClient.connect("127.0.0.1", port)
-    await connected.login(name, "pw", register=True)
-    return connected
-
-
-async def play(port: int, white_choice, black_choice, times: str = "",
-               variant: str = "minitchess") -> tuple[GameReport, GameReport, int]:
-    """A game between two of our clients: alice (White, the offerer) and bob."""
-    alice, bob = await client(port, "alice"), await client(port, "bob")
-    seconds = [int(t) for t in times.split()]
-    game_id = await alice.offer("W", *seconds, variant=variant)
-    waiting = asyncio.ensure_future(alice.wait_for_start())
-    start = await bob.accept(game_id, variant=variant)
-    white, black = await asyncio.gather(
-        alice.play(await waiting, white_choice, variant, game_id, "bob"),
-        bob.play(start, black_choice, variant, game_id, "alice"))
-    return white, black, game_id
 
 
 def test_king_capture():

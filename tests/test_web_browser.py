@@ -6,7 +6,9 @@ Screenshots of each variant's board go to ``build/screenshots/``.
 
 from __future__ import annotations
 
+import asyncio
 import os
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +18,7 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 pytest.importorskip("uvicorn")
 Image = pytest.importorskip("PIL.Image")
 
+from imcs_support import KING_CAPTURE, game  # noqa: E402
 from minichess import Board  # noqa: E402
 from minichess.squares import square_name  # noqa: E402
 from minichess.variants import VARIANTS  # noqa: E402
@@ -48,8 +51,18 @@ def server(tmp_path_factory) -> Iterator[Server]:
         yield server
 
 
+@pytest.fixture(scope="module")
+def imcs_server(tmp_path_factory) -> Iterator[Server]:
+    """``minichess serve`` with the IMCS server beside the web app."""
+    warm_engine()
+    folder = tmp_path_factory.mktemp("imcs")
+    with Server(folder / "games.sqlite3", "--imcs-port", "0", "--imcs-db",
+                str(folder / "imcs.db"), "--hash-cost", "4") as server:
+        yield server
+
+
 @pytest.fixture
-def page(browser, server) -> Iterator[object]:
+def page(browser) -> Iterator[object]:
     context = browser.new_context(viewport={"width": 1100, "height": 800})
     page = context.new_page()
     errors: list[str] = []
@@ -118,6 +131,49 @@ def play_by_clicks(page, url: str, game_id: str, moves: int) -> None:
         square(page, move[:2]).click()
         square(page, move[2:4]).click()
         wait_for_moves(page, len(view["moves"]) + 2)
+
+
+class ImcsGame(threading.Thread):
+    """1. a3 b4 2. axb4 axb4 3. Rxa6 between two scripted IMCS clients, alice and bob, in a
+    thread: two moves (then ``halfway`` is set), a wait for ``go``, then a move every
+    ``pause`` seconds. Bounded: every wait has its time limit."""
+
+    def __init__(self, port: int, pause: float = 0.5) -> None:
+        super().__init__(daemon=True)
+        self.port = port
+        self.pause = pause
+        self.halfway = threading.Event()
+        self.go = threading.Event()
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            asyncio.run(asyncio.wait_for(self.scenario(), 120))
+        except BaseException as error:  # reported by finish()
+            self.error = error
+        finally:
+            self.halfway.set()
+
+    async def scenario(self) -> None:
+        white, black, _ = await game(self.port, timeout=60)
+        turns = [(white, move) for move in KING_CAPTURE["W"]]
+        turns[1:1] = [(black, KING_CAPTURE["B"][0])]
+        turns[3:3] = [(black, KING_CAPTURE["B"][1])]
+        for ply, (mover, move) in enumerate(turns):
+            if ply == 2:
+                self.halfway.set()
+                await asyncio.get_running_loop().run_in_executor(None, self.go.wait, 60)
+            if ply >= 2:
+                await asyncio.sleep(self.pause)
+            await mover.prompt(60)
+            await mover.send(move)
+        for peer in (white, black):
+            await peer.closed()
+
+    def finish(self) -> None:
+        self.go.set()
+        self.join(30)
+        assert not self.is_alive() and self.error is None, self.error
 
 
 def test_a_whole_csc111_game_by_clicks(page, server) -> None:
@@ -272,3 +328,53 @@ def test_watching_an_engine_game(page, server) -> None:
     wait_for_moves(page, 4)  # the moves arrive as they are played
     assert "engine against engine" in page.locator("#about").inner_text()
     assert page.locator("#undo").is_hidden()
+
+
+def test_watching_a_live_imcs_game_and_the_ratings(page, imcs_server) -> None:
+    url = imcs_server.url
+    page.goto(f"{url}#/watch")
+    card = page.locator("#feed-imcs")
+    card.locator(".feed-title").wait_for()
+    assert f"IMCS server 127.0.0.1:{imcs_server.imcs_port}" in card.inner_text()
+    played = ImcsGame(imcs_server.imcs_port)
+    played.start()
+    try:
+        live = card.locator(".live li[data-game] a")
+        live.wait_for()  # the game shows as it starts, without a reload
+        assert live.inner_text() == "alice (1000) – bob (1000)"
+        assert played.halfway.wait(60)
+        card.locator(".live li[data-game]", has_text="move 2").wait_for()
+        live.click()  # joining mid-game: the two moves so far
+        page.wait_for_url("**/#/watch/imcs/game/*")
+        wait_for_moves(page, 2)
+        game_id = page.url.rsplit("/", 1)[1]
+        assert page.locator("#status").inner_text() == "White to move"
+        page.wait_for_selector("#bottom-player .clock.running")  # White's clock, ticking
+        assert page.locator("#bottom-player .clock").inner_text() in ("5:00", "4:59", "4:58")
+        assert page.locator("#top-player .clock.running").count() == 0
+        played.go.set()
+        for count in (3, 4, 5):  # the moves as they are played
+            wait_for_moves(page, count)
+        page.wait_for_selector("#result")
+        assert page.locator("#result").inner_text() == "1-0 — W wins"
+        assert page.locator("#moves").inner_text().split() == [
+            "1.", "a3", "b4", "2.", "axb4", "axb4", "3.", "Rxa6"]
+        page.wait_for_selector('svg.board g.piece[data-square="a6"][data-piece="R"]')
+        assert "alice (1016, +16)" in page.locator("#bottom-player .name").inner_text()
+        page.click("#back")  # stepping through the finished game
+        page.wait_for_selector('#moves .mv.current[data-ply="4"]')
+        page.wait_for_selector('svg.board g.piece[data-square="a1"][data-piece="R"]')
+        pgn = page.request.get(url + page.locator("#pgn").get_attribute("href").lstrip("/"))
+        assert "3. Rxa6" in pgn.text()
+        played.finish()
+    finally:
+        played.go.set()
+    page.goto(f"{url}#/watch")
+    finished = card.locator(f'.finished li[data-game="{game_id}"]')
+    finished.wait_for()
+    assert "1-0" in finished.inner_text() and "W wins" in finished.inner_text()
+    card.locator(".ratings-link").click()
+    page.wait_for_url("**/#/watch/imcs/ratings")
+    page.wait_for_selector('#ratings-table tr[data-name="alice"]')
+    rows = [row.inner_text().split() for row in page.locator("#ratings-table tbody tr").all()]
+    assert rows == [["1", "alice", "1016", "1"], ["2", "bob", "984", "1"]]

@@ -37,31 +37,44 @@ def _die_with_parent() -> None:
 
 
 class Server:
-    """``minichess serve`` with the games in ``database``; ``start()`` returns its URL."""
+    """``minichess serve`` with the games in ``database`` and the options ``extra``;
+    ``start()`` returns its URL (and, with ``--imcs-port``, sets ``imcs_port``)."""
 
-    def __init__(self, database: Path) -> None:
+    def __init__(self, database: Path, *extra: str) -> None:
         self.database = database
+        self.extra = extra
         self.process: subprocess.Popen | None = None
         self.url = ""
+        self.imcs_port = 0
 
     def start(self, timeout: float = 60) -> str:
         command = [sys.executable, "-m", "minichess.cli.main", "serve", "--host", "127.0.0.1",
-                   "--port", "0", "--db", str(self.database)]
+                   "--port", "0", "--db", str(self.database), *self.extra]
         self.log = self.database.with_suffix(".log")
         with open(self.log, "w") as output:
             self.process = subprocess.Popen(
                 command, stdout=output, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent,
                 env={**os.environ, "PYTHONUNBUFFERED": "1"},
             )
+        self.url = self.wait_for(r"http://127\.0\.0\.1:\d+/", timeout)
+        if "--imcs-port" in self.extra:
+            self.imcs_port = int(self.wait_for(r"IMCS server on 127\.0\.0\.1:(\d+)", timeout))
+        return self.url
+
+    def wait_for(self, pattern: str, timeout: float = 60) -> str:
+        """The last match of ``pattern`` (its first group, if any) in the server's output,
+        once there is one."""
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline and self.process.poll() is None:
-            found = re.findall(r"http://127\.0\.0\.1:\d+/", self.log.read_text())
+        while self.process is not None and time.monotonic() < deadline:
+            found = re.findall(pattern, self.log.read_text())
             if found:
-                self.url = found[-1]
-                return self.url
+                return found[-1]
+            if self.process.poll() is not None:
+                break
             time.sleep(0.1)
+        log = self.log.read_text()
         self.stop()
-        raise RuntimeError(f"the server did not start: {self.log.read_text()}")
+        raise RuntimeError(f"no {pattern!r} from the server: {log}")
 
     def stop(self) -> None:
         if self.process is None:

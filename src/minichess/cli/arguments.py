@@ -38,6 +38,13 @@ def positive_int(text: str) -> int:
     return int(text)
 
 
+def port_number(text: str) -> int:
+    """An argparse type: a TCP port, 0 (any free one) to 65535."""
+    if not text.isdecimal() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"expected a port number 0..65535, not {text!r}")
+    return int(text)
+
+
 def engine_level(text: str) -> int:
     """An argparse type: an engine level (1 to 10)."""
     from minichess.engine import LEVELS, MAX_LEVEL  # the engine only where a level is taken

@@ -6,6 +6,12 @@ it). A game's address is a secret hard to guess: whoever has the link can watch 
 Errors: bad input gets 400 (422 for a body that does not fit its schema), an unknown game 404,
 another session's game 403, a request the game's state does not allow now (not your turn, the
 game is over) 409; each with ``{"detail": "what is wrong"}``.
+
+WebSockets (JSON messages; an unknown game or feed is refused before the connection opens):
+``/api/games/{id}/ws`` (the game after every change), ``/api/analysis`` (a search, depth by
+depth), ``/api/watch/feeds/{name}/ws`` (a feed's state, then its games starting, moves, ends
+and rating changes) and ``/api/watch/feeds/{name}/games/{id}/ws`` (a feed's game, then each
+move and its end).
 """
 
 from __future__ import annotations
@@ -15,8 +21,8 @@ import contextlib
 import logging
 import random
 import secrets
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from importlib.resources import files
 from pathlib import Path
 
@@ -33,11 +39,9 @@ from minichess.errors import MinichessError
 from minichess.game import Game
 from minichess.notation.pgn import read_pgn, write_pgn
 from minichess.pieces import BLACK, WHITE, Piece
-from minichess.squares import square_name
-from minichess.variants import VARIANTS, VariantDefinition, get_variant
+from minichess.variants import VARIANTS, VariantDefinition
 from minichess.web.analysis import Analyst, analyse
 from minichess.web.live import (
-    COLOR_KEYS,
     GameNotFound,
     GameService,
     GameSettings,
@@ -47,35 +51,58 @@ from minichess.web.live import (
 )
 from minichess.web.models import (
     AnalyseRequest,
+    FeedGame,
+    FeedGameSummary,
+    FeedRating,
+    FeedState,
     MoveRequest,
     NewGame,
     NewWatch,
     PgnText,
     PgnWrite,
     Position,
+    WatchList,
 )
+from minichess.web.positions import position_view, replay
 from minichess.web.storage import GameStore
-from minichess.web.watch import UnknownFeed, WatchFeeds
+from minichess.web.watch import (
+    UnknownFeed,
+    UnknownFeedGame,
+    WatchFeeds,
+    feed_game,
+    follow_game,
+)
 
 log = logging.getLogger(__name__)
 SESSION_COOKIE = "minichess_session"
 STATIC = files("minichess.web") / "static"
-_STATUS = {GameNotFound: 404, UnknownFeed: 404, NotYourGame: 403, NotNow: 409}
+_STATUS = {GameNotFound: 404, UnknownFeed: 404, UnknownFeedGame: 404, NotYourGame: 403, NotNow: 409}
 
 
-def create_app(database: str | Path = ":memory:", feeds: WatchFeeds | None = None) -> FastAPI:
+Service = Callable[[FastAPI], AbstractAsyncContextManager[object]]
+"""Something that runs as long as the app (a server in the same event loop): called with the
+app at its start, it gives the context that the app enters then and leaves when it stops."""
+
+
+def create_app(database: str | Path = ":memory:", feeds: WatchFeeds | None = None,
+               services: Sequence[Service] = ()) -> FastAPI:
     """The web app, its games kept in the SQLite file ``database``; ``feeds``: outside sources
-    of games to watch (the IMCS server's), if any."""
+    of games to watch, if any (``app.state.feeds``, where ``services`` may register theirs);
+    ``services``: run beside the app, started after it and stopped before it (in reverse
+    order), such as the IMCS server (see ``minichess.cli.serve``)."""
     store = GameStore(database)
     service = GameService(store)
     watch_feeds = feeds or WatchFeeds()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        await service.start()
-        yield
-        await service.close()
-        store.close()
+        async with contextlib.AsyncExitStack() as stack:
+            stack.callback(store.close)
+            await service.start()
+            stack.push_async_callback(service.close)
+            for start in services:
+                await stack.enter_async_context(start(app))
+            yield
 
     app = FastAPI(
         title="minichess",
@@ -135,7 +162,7 @@ def create_app(database: str | Path = ":memory:", feeds: WatchFeeds | None = Non
         """The position after ``moves``: FEN, legal moves, check, the end if over, and each
         move's SAN and FEN on the way (to step through)."""
         board, history = _replay(request)
-        return {**_position_view(board), "history": history}
+        return {**position_view(board), "history": history}
 
     @app.post("/api/analyse", tags=["analysis"])
     async def analyse_once(request: AnalyseRequest) -> dict:
@@ -288,7 +315,7 @@ def create_app(database: str | Path = ":memory:", feeds: WatchFeeds | None = Non
                                     settings)
         return service.view(live, _session(request))
 
-    @app.get("/api/watch", tags=["watch"])
+    @app.get("/api/watch", tags=["watch"], response_model=WatchList)
     async def watch_list(request: Request) -> dict:
         """Games to watch: this session's engine games, and those of the feeds (the IMCS
         server's live and finished games and its ratings, when it runs in this process)."""
@@ -297,19 +324,68 @@ def create_app(database: str | Path = ":memory:", feeds: WatchFeeds | None = Non
                 for row in service.owned_by(_session(request)) if row.kind == "watch"]
         return {"engine_games": mine, "feeds": watch_feeds.describe()}
 
+    @app.get("/api/watch/feeds/{name}", tags=["watch"], response_model=FeedState)
+    async def feed_state(name: str) -> dict:
+        """A feed now: its games in progress, its latest finished games, its top ratings."""
+        return {"name": name, **watch_feeds.get(name).describe()}
+
+    @app.get("/api/watch/feeds/{name}/games", tags=["watch"],
+             response_model=list[FeedGameSummary])
+    async def feed_games(name: str, limit: int = Query(50, ge=1, le=500),
+                         player: str | None = Query(None, min_length=1, max_length=64)
+                         ) -> list[dict]:
+        """A feed's latest finished games (``player``'s only, when given), latest first."""
+        return watch_feeds.get(name).games(limit, player)
+
+    @app.get("/api/watch/feeds/{name}/games/{game_id}", tags=["watch"], response_model=FeedGame)
+    async def feed_game_state(name: str, game_id: str) -> dict:
+        """A feed's game, in progress or finished: players, ratings, each move with its SAN,
+        the position after it and the clocks, the result and how it ended."""
+        return feed_game(watch_feeds.get(name), game_id)
+
+    @app.get("/api/watch/feeds/{name}/games/{game_id}/pgn", tags=["watch", "pgn"],
+             response_class=PlainTextResponse,
+             responses={200: {"content": {"application/x-chess-pgn": {}}}})
+    async def feed_game_pgn(name: str, game_id: str) -> PlainTextResponse:
+        """A feed's game as PGN (a download)."""
+        feed = watch_feeds.get(name)
+        text = feed.pgn(game_id)
+        if text is None:
+            raise UnknownFeedGame(f"{feed.title} has no game {game_id!r}")
+        return PlainTextResponse(text, media_type="application/x-chess-pgn", headers={
+            "Content-Disposition": f'attachment; filename="{name}-{game_id}.pgn"'})
+
+    @app.get("/api/watch/feeds/{name}/ratings", tags=["watch"],
+             response_model=list[FeedRating])
+    async def feed_ratings(name: str, variant: str = Query("minitchess", max_length=40)
+                           ) -> list[dict]:
+        """A feed's ratings in ``variant``, best first, with each player's rated games."""
+        return watch_feeds.get(name).ratings(variant)
+
     @app.websocket("/api/watch/feeds/{name}/ws")
     async def feed_updates(socket: WebSocket, name: str) -> None:
-        """A feed's state now, then each of its changes."""
+        """A feed's state now (``{"type": "state", ...}``), then each change: a game starts,
+        a move, a game ends, ratings change."""
         try:
             feed = watch_feeds.get(name)
         except UnknownFeed as error:
             await socket.close(code=4404, reason=str(error)[:120])
             return
         await socket.accept()
-        with contextlib.suppress(WebSocketDisconnect, RuntimeError):
-            await socket.send_json({"type": "state", **feed.describe()})
-            async for update in feed.updates():
-                await socket.send_json({"type": "update", **update})
+        await _relay(socket, feed.updates())
+
+    @app.websocket("/api/watch/feeds/{name}/games/{game_id}/ws")
+    async def feed_game_updates(socket: WebSocket, name: str, game_id: str) -> None:
+        """A feed's game now (``{"type": "state", "game": ...}`` as ``GET`` shows it), then
+        each move with its SAN, FEN and clocks and the end; closed after the end."""
+        try:
+            feed = watch_feeds.get(name)
+            feed_game(feed, game_id)
+        except MinichessError as error:
+            await socket.close(code=4404, reason=str(error)[:120])
+            return
+        await socket.accept()
+        await _relay(socket, follow_game(feed, game_id))
 
     return app
 
@@ -332,6 +408,34 @@ async def _follow(socket: WebSocket, service: GameService, live: LiveGame,
         pass
     finally:
         service.unwatch(live, changed)
+
+
+async def _relay(socket: WebSocket, messages: AsyncIterator[dict]) -> None:
+    """Send ``messages`` until they end (then close the socket) or the page leaves."""
+
+    async def send_all() -> None:
+        async for message in messages:
+            await socket.send_json(message)
+
+    sender = asyncio.create_task(send_all())
+    receiver = asyncio.create_task(_drain(socket))
+    try:
+        done, _ = await asyncio.wait({sender, receiver}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        receiver.cancel()
+        sender.cancel()
+        await asyncio.gather(sender, receiver, return_exceptions=True)
+    if sender not in done:
+        return  # the page left
+    failure = sender.exception()
+    if isinstance(failure, WebSocketDisconnect | RuntimeError):
+        return
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+        if failure is None:
+            await socket.close(code=1000)
+        else:
+            log.error("a watch feed failed", exc_info=failure)
+            await socket.close(code=1011, reason=str(failure)[:120])
 
 
 async def _drain(socket: WebSocket) -> None:
@@ -398,36 +502,7 @@ def _variant_view(variant: VariantDefinition) -> dict:
 
 
 def _replay(request: Position) -> tuple[Board, list[dict]]:
-    board = Board(get_variant(request.variant), request.fen)
-    history = []
-    for index, text in enumerate(request.moves):
-        try:
-            move = board.parse_move(text)
-        except MinichessError as error:
-            raise type(error)(f"move {index + 1} ({text}): {error}") from None
-        san = board.san(move)
-        board.push(move)
-        history.append({"uci": move.uci(), "san": san, "fen": board.fen()})
-    return board, history
-
-
-def _position_view(board: Board) -> dict:
-    outcome = board.outcome()
-    check = svg.check_square(board) if outcome is None else None
-    last = board.peek() if board.move_stack else None
-    return {
-        "variant": board.variant.name,
-        "fen": board.fen(),
-        "turn": COLOR_KEYS[board.turn],
-        "legal": [m.uci() for m in board.legal_moves],
-        "legal_san": [board.san(m) for m in board.legal_moves],
-        "check": None if check is None else square_name(check),
-        "lastmove": last.uci() if last else None,
-        "result": board.result(),
-        "outcome": None if outcome is None else {
-            "winner": None if outcome.winner is None else COLOR_KEYS[outcome.winner],
-            "termination": outcome.termination.value, "text": str(outcome)},
-    }
+    return replay(request.variant, request.fen, request.moves)
 
 
 def _pgn_game_view(game: Game) -> dict:

@@ -84,3 +84,105 @@ class PgnWrite(Position):
 
     headers: dict[TagName, TagValue] = Field({}, max_length=50)
     result: Literal["1-0", "0-1", "1/2-1/2", "*"] | None = None
+
+
+# --- what the watch feeds answer (documented in the OpenAPI schema) ---------------------------
+
+Color = Literal["white", "black"]
+
+
+class ClockSeconds(BaseModel):
+    """Both clocks, in seconds."""
+
+    white: float
+    black: float
+
+
+class RunningClock(ClockSeconds):
+    """Both clocks now, and whose is running (None: neither, e.g. before White's free first
+    move on IMCS, or at the end)."""
+
+    running: Color | None = None
+
+
+class FeedGameSummary(BaseModel):
+    """A game of a feed, as listed."""
+
+    id: str = Field(examples=["17"])
+    variant: str
+    white: str
+    black: str
+    white_rating: int | None = Field(None, description="before the game")
+    black_rating: int | None = None
+    white_change: int | None = Field(None, description="the rating change the game brought")
+    black_change: int | None = None
+    result: str = Field(description="1-0, 0-1, 1/2-1/2, or * while it runs or if aborted")
+    termination: str | None = Field(None, examples=["time forfeit"])
+    reason: str | None = Field(None, description="how it ended, in words",
+                               examples=["W wins on opponent time"])
+    live: bool = Field(description="in progress")
+    started: float = Field(description="Unix time")
+    ended: float | None = None
+    plies: int = Field(description="moves played by either side")
+    tournament: int | None = None
+    round: int | None = None
+    fen: str | None = Field(None, description="the position now (games in progress)")
+    clock: RunningClock | None = None
+
+
+class FeedMove(BaseModel):
+    """A move of a feed's game: coordinates, SAN, the position after it, the clocks after it."""
+
+    uci: str = Field(examples=["a2a3"])
+    san: str = Field(examples=["a3"])
+    fen: str
+    clock: ClockSeconds | None = None
+
+
+class FeedGame(FeedGameSummary):
+    """A whole game of a feed: its moves, to follow or step through."""
+
+    start_fen: str
+    initial: ClockSeconds | None = Field(None, description="the clocks at the start")
+    moves: list[str] = Field(description="coordinates")
+    history: list[FeedMove]
+    fen: str = Field(description="the position now")
+    turn: Color
+    check: str | None = Field(None, description="the square of a king in check")
+    lastmove: str | None = None
+
+
+class FeedRating(BaseModel):
+    """A player's rating and the number of rated games behind it."""
+
+    name: str
+    rating: int
+    games: int
+
+
+class FeedState(BaseModel):
+    """A feed now: its games in progress, its latest finished games, the top of its ratings."""
+
+    name: str = Field(examples=["imcs"])
+    title: str = Field(examples=["IMCS server 127.0.0.1:3589"])
+    live: list[FeedGameSummary]
+    finished: list[FeedGameSummary]
+    ratings: list[FeedRating] = Field(description="the top ten")
+    variants: list[str] = Field(description="the variants with ratings")
+
+
+class EngineGameSummary(BaseModel):
+    """One of this session's engine games."""
+
+    id: str
+    result: str
+    variant: str | None
+    white: str | None
+    black: str | None
+
+
+class WatchList(BaseModel):
+    """Games to watch."""
+
+    engine_games: list[EngineGameSummary]
+    feeds: list[FeedState]

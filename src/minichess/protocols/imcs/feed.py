@@ -49,7 +49,7 @@ class GameStarted(Event):
 @dataclass(frozen=True)
 class MovePlayed(Event):
     """A move was played: ``move`` as IMCS writes it, ``san``, the position after it and both
-    clocks (milliseconds)."""
+    clocks (milliseconds); ``uci`` the move in the project's coordinates (``a5a6q``)."""
 
     game_id: int
     ply: int
@@ -59,6 +59,7 @@ class MovePlayed(Event):
     state: str
     white_ms: int
     black_ms: int
+    uci: str = ""
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,9 @@ class GameEnded(Event):
     """The lines the players got at the end (``= ...`` and ``231 ...``); none if aborted."""
     white_rating: int | None = None
     black_rating: int | None = None
+    white_ms: int | None = None
+    """Both clocks at the end (milliseconds)."""
+    black_ms: int | None = None
 
 
 @dataclass(frozen=True)

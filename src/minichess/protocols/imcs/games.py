@@ -121,6 +121,9 @@ class LiveGame:
         """Massey's state text of the position now."""
         self._first_move = True
         self._mover: Color = WHITE
+        self._running: tuple[Color, float] | None = None
+        """The side whose clock runs and when its prompt went out (``time.monotonic()``); None
+        during White's free first move and between a move and the next prompt."""
         self._relayed: dict[Color, list[str]] = {WHITE: [], BLACK: []}
         """Lines for a side that go out with the next lines it gets (``! a2-a3`` goes out with
         the prompt that follows it: one write)."""
@@ -175,10 +178,12 @@ class LiveGame:
         if not await mover.conn.send(*self._take_relayed(color), *prompt):
             return self._loss(color, DISCONNECT)
         started = time.monotonic()
+        self._running = None if self._first_move else (color, started)
         limit = self.timing.first_move_ms if self._first_move else (
             mover.clock_ms + self.timing.flag_grace_ms)
         line = await self._wait_line(mover.conn, other.conn, limit / 1000)
         used = 0 if self._first_move else round((time.monotonic() - started) * 1000)
+        self._running = None
         mover.clock_ms = max(mover.clock_ms - used, 0)
         if line is OPPONENT_GONE:
             return self._loss(not color, DISCONNECT)
@@ -210,7 +215,8 @@ class LiveGame:
                                              self.black.clock_ms))
         if self.feed.subscribers:  # the SAN and the FEN only for someone who reads them
             self.feed.publish(MovePlayed(self.id, len(self.moves), text, san, self.board.fen(),
-                                         self.state, self.white.clock_ms, self.black.clock_ms))
+                                         self.state, self.white.clock_ms, self.black.clock_ms,
+                                         move.uci()))
         self._relayed[self.board.turn].append(f"! {text}")
         outcome = self.board.outcome()
         if outcome is None:
@@ -279,7 +285,8 @@ class LiveGame:
         white_rating = (row.white_rating or 0) + (row.white_change or 0)
         black_rating = (row.black_rating or 0) + (row.black_change or 0)
         self.feed.publish(GameEnded(self.id, row.result or "*", row.termination or "",
-                                    row.reason or "", lines, white_rating, black_rating))
+                                    row.reason or "", lines, white_rating, black_rating,
+                                    *self.clocks()))
         if row.white_change or row.black_change:
             self.feed.publish(RatingsChanged(row.variant, {row.white: white_rating,
                                                            row.black: black_rating}))
@@ -294,10 +301,24 @@ class LiveGame:
         """(White's, Black's) milliseconds left, as of the last move."""
         return self.white.clock_ms, self.black.clock_ms
 
+    def running_clock(self) -> tuple[Color, int] | None:
+        """The side whose clock runs now and the milliseconds it has used on this turn; None
+        while no clock runs (White's free first move, the moment between a move and the next
+        prompt, the end)."""
+        if self._running is None:
+            return None
+        color, since = self._running
+        return color, round((time.monotonic() - since) * 1000)
+
     def to_dict(self) -> dict:
-        """The game as it stands, JSON-ready (for a board that starts watching mid-game)."""
+        """The game as it stands, JSON-ready (for a board that starts watching mid-game):
+        ``white_ms`` and ``black_ms`` as of the last move, ``running`` the side whose clock has
+        been running for ``elapsed_ms`` since."""
+        running = self.running_clock()
         return {"game_id": self.id, "variant": self.variant.name, "white": self.white.name,
                 "black": self.black.name, "moves": list(self.moves), "fen": self.board.fen(),
                 "state": self.state, "turn": color_letter(self.board.turn),
                 "white_ms": self.white.clock_ms, "black_ms": self.black.clock_ms,
-                "started": self.started, "tournament": self.tournament, "round": self.round}
+                "running": None if running is None else color_letter(running[0]),
+                "elapsed_ms": 0 if running is None else running[1], "started": self.started,
+                "tournament": self.tournament, "round": self.round}

@@ -18,6 +18,7 @@ import contextlib
 import logging
 import os
 import secrets
+import socket
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -63,7 +64,7 @@ class ServerConfig:
     port: int = DEFAULT_PORT
     """0: any free port (see :attr:`ImcsServer.port`)."""
     db: str | Path | None = None
-    """The SQLite file; None: :func:`default_db_path`."""
+    """The SQLite file; None: :func:`default_db_path` (see :attr:`db_path`)."""
     admins: tuple[str, ...] = ()
     house_bots: tuple[int, ...] = ()
     """Levels of the house bots (one account and one open offer each)."""
@@ -86,6 +87,11 @@ class ServerConfig:
     """Seconds games in progress get to finish when the server stops."""
     tournament_grace: float = 120.0
     """Default seconds a tournament player has to come to a game before forfeiting it."""
+
+    @property
+    def db_path(self) -> str | Path:
+        """The SQLite file of the server's data."""
+        return self.db or default_db_path()
 
 
 @dataclass(eq=False)
@@ -130,22 +136,27 @@ class ImcsServer:
                                            thread_name_prefix="imcs-hash")
         self._key_locks: dict[str, tuple[asyncio.Lock, int]] = {}
         self._stopped = asyncio.Event()
+        self._hurry = asyncio.Event()
         self._house: list[HouseBot] = []
         self.director = Director(self)
 
     # --- life ---------------------------------------------------------------------------------
 
-    async def start(self) -> None:
-        """Open the database (recording games a crash interrupted as aborted), listen, and
-        start the house bots and the tournaments in progress."""
-        self._store = Store(self.config.db or default_db_path())
+    async def start(self, sock: socket.socket | None = None) -> None:
+        """Open the database (recording games a crash interrupted as aborted), listen (on the
+        configuration's address, or on ``sock``, a socket already bound), and start the house
+        bots and the tournaments in progress."""
+        self._store = Store(self.config.db_path)
         aborted = self.store.abort_unfinished("server stopped during the game")
         if aborted:
             log.warning("games in progress at the last stop recorded as aborted: %s",
                         ", ".join(map(str, aborted)))
-        self._server = await asyncio.start_server(
-            self._serve, self.config.host, self.config.port,
-            backlog=min(max(self.config.max_connections, 128), 4096))  # a crowd at once
+        backlog = min(max(self.config.max_connections, 128), 4096)  # a crowd at once
+        if sock is None:
+            self._server = await asyncio.start_server(self._serve, self.config.host,
+                                                      self.config.port, backlog=backlog)
+        else:
+            self._server = await asyncio.start_server(self._serve, sock=sock, backlog=backlog)
         self.host, self.port = self._server.sockets[0].getsockname()[:2]
         log.info("IMCS server listening on %s:%d (database %s)", self.host, self.port,
                  self.store.path)
@@ -167,8 +178,10 @@ class ImcsServer:
         """Stop: refuse new connections, countermand the offers, give games in progress
         ``grace`` seconds (default: the configuration's) to finish and record the others as
         aborted, then close every connection (after telling ``notify``: ``205 server
-        stopped``) and the database."""
+        stopped``) and the database. Called again while stopping, it ends the grace at once
+        (a second Ctrl-C)."""
         if self.stopping:
+            self._hurry.set()
             await self._stopped.wait()
             return
         self.stopping = True
@@ -181,7 +194,12 @@ class ImcsServer:
         games = [entry.task for entry in self.entries.values()
                  if isinstance(entry, LiveGame) and entry.task is not None]
         if games:
-            await asyncio.wait(games, timeout=self.config.stop_grace if grace is None else grace)
+            ended = asyncio.ensure_future(asyncio.wait(games))
+            hurry = asyncio.ensure_future(self._hurry.wait())
+            await asyncio.wait({ended, hurry}, return_when=asyncio.FIRST_COMPLETED,
+                               timeout=self.config.stop_grace if grace is None else grace)
+            ended.cancel()
+            hurry.cancel()
         for task in games:
             task.cancel()
         await asyncio.gather(*games, return_exceptions=True)

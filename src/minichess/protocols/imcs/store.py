@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from minichess.errors import MinichessError
 from minichess.protocols.imcs.protocol import BASE_RATING, rating_change
 
 SCHEMA_VERSION = 1
@@ -101,6 +102,10 @@ CREATE TABLE IF NOT EXISTS pairings (
 """
 
 
+class StoreError(MinichessError):
+    """The database cannot be opened (a path that cannot be made, a file that is not one)."""
+
+
 @dataclass(frozen=True)
 class GameRow:
     """A game as stored: who, what, when and how it ended (``result`` None while it runs)."""
@@ -133,6 +138,15 @@ class MoveRow:
     used_ms: int
     white_ms: int
     black_ms: int
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    """A player's rating in a variant and the number of rated games it comes from."""
+
+    name: str
+    rating: int
+    games: int
 
 
 @dataclass(frozen=True)
@@ -173,19 +187,24 @@ class Store:
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, isolation_level=None)
         self._ratings: dict[tuple[str, str], int] = {}
-        self._db.row_factory = sqlite3.Row
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.execute("PRAGMA busy_timeout=5000")
-        self._db.executescript(_SCHEMA)
-        with self.transaction():
-            self._db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
-            self._db.execute("INSERT OR IGNORE INTO meta VALUES ('next_id', 1)")
+        try:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, isolation_level=None)
+            self._db.row_factory = sqlite3.Row
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.execute("PRAGMA busy_timeout=5000")
+            self._db.executescript(_SCHEMA)
+            with self.transaction():
+                self._db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)",
+                                 (SCHEMA_VERSION,))
+                self._db.execute("INSERT OR IGNORE INTO meta VALUES ('next_id', 1)")
+        except (OSError, ValueError, sqlite3.Error) as error:  # (ValueError: a NUL in the path)
+            raise StoreError(f"cannot open the database {self.path}:"
+                             f" {getattr(error, 'strerror', None) or error}") from None
 
     def close(self) -> None:
         """Close the database."""
@@ -264,12 +283,21 @@ class Store:
     def ratings(self, variant: str, every_player: bool = True) -> list[tuple[str, int]]:
         """(name, rating) by rating, best first, ties in the order of registration; with
         ``every_player`` also those without a game in ``variant`` (at the starting rating)."""
+        return [(row.name, row.rating) for row in self.rating_rows(variant, every_player)]
+
+    def rating_rows(self, variant: str, every_player: bool = True) -> list[RatingRow]:
+        """The ratings as :meth:`ratings` orders them, each with its number of rated games."""
         join = "LEFT JOIN" if every_player else "JOIN"
         rows = self._db.execute(
-            f"SELECT p.name, COALESCE(r.rating, ?) AS rating FROM players p {join} ratings r"
-            " ON r.name = p.name AND r.variant = ? ORDER BY rating DESC, p.rowid",
-            (BASE_RATING, variant))
-        return [(row[0], row[1]) for row in rows]
+            f"SELECT p.name, COALESCE(r.rating, ?) AS rating, COALESCE(r.games, 0) FROM players"
+            f" p {join} ratings r ON r.name = p.name AND r.variant = ?"
+            " ORDER BY rating DESC, p.rowid", (BASE_RATING, variant))
+        return [RatingRow(*row) for row in rows]
+
+    def rated_variants(self) -> list[str]:
+        """The variants in which someone has a rating, in alphabetical order."""
+        return [row[0] for row in
+                self._db.execute("SELECT DISTINCT variant FROM ratings ORDER BY variant")]
 
     def reset_ratings(self, name: str) -> None:
         """Put ``name`` back at the starting rating in every variant."""
@@ -339,6 +367,13 @@ class Store:
         rows = self._db.execute("SELECT ply, move, used_ms, white_ms, black_ms FROM moves"
                                 " WHERE game=? ORDER BY ply", (game_id,))
         return [MoveRow(*row) for row in rows]
+
+    def ply_counts(self, game_ids: list[int]) -> dict[int, int]:
+        """The number of moves stored for each of ``game_ids`` (those with none left out)."""
+        marks = ",".join("?" * len(game_ids))
+        rows = self._db.execute(f"SELECT game, COUNT(*) FROM moves WHERE game IN ({marks})"
+                                " GROUP BY game", game_ids)
+        return dict(rows.fetchall())
 
     def finished_games(self, limit: int, player: str | None = None) -> list[GameRow]:
         """The latest finished games (of ``player`` when given), latest first."""

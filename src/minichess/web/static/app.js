@@ -68,6 +68,60 @@ function moveListHtml(sans, startFen, current) {
   return out;
 }
 
+// The step buttons of a board; connectStepper makes them (and the arrow keys) move the ply.
+const STEP_BUTTONS = `
+  <button class="action" id="first" title="start">|◀</button>
+  <button class="action" id="back" title="back (←)">◀</button>
+  <button class="action" id="forward" title="forward (→)">▶</button>
+  <button class="action" id="last" title="end">▶|</button>`;
+
+// count(): the number of moves; ply(): the one shown; show(ply): show another. Returns the
+// function that lets the arrow keys go.
+function connectStepper(count, ply, show) {
+  const $ = (id) => document.getElementById(id);
+  $("first").onclick = () => show(0);
+  $("back").onclick = () => show(Math.max(0, ply() - 1));
+  $("forward").onclick = () => show(Math.min(count(), ply() + 1));
+  $("last").onclick = () => show(count());
+  const keys = (event) => {
+    if (event.target.tagName === "INPUT" || event.target.tagName === "TEXTAREA") return;
+    if (event.key === "ArrowLeft") $("back").click();
+    if (event.key === "ArrowRight") $("forward").click();
+  };
+  document.addEventListener("keydown", keys);
+  return () => document.removeEventListener("keydown", keys);
+}
+
+// The players with their clocks, around the game's status and its moves.
+const PLAYERS_CARD = `
+  <div class="card">
+    <div class="player" id="top-player"><span class="name"></span><span class="clock"></span></div>
+    <div class="status" id="status"></div>
+    <div class="moves" id="moves"></div>
+    <div class="player" id="bottom-player"><span class="name"></span><span class="clock"></span></div>
+  </div>`;
+
+// Both clock boxes of PLAYERS_CARD, the board seen from `orientation`'s side.
+function showClocks(clock, orientation, since) {
+  for (const [where, color] of [["top", orientation === "white" ? "black" : "white"],
+                                ["bottom", orientation]]) {
+    showClock(document.querySelector(`#${where}-player .clock`), clock, color, since);
+  }
+}
+
+// A clock box: clock is {white, black, running} in seconds (the running side's as of `since`,
+// a performance.now() time), or null for a game without clocks.
+function showClock(box, clock, color, since) {
+  box.dataset.color = color;
+  if (!clock) { box.hidden = true; return; }
+  box.hidden = false;
+  const running = clock.running === color;
+  const seconds = clock[color] - (running ? (performance.now() - since) / 1000 : 0);
+  box.textContent = clockText(seconds);
+  box.classList.toggle("running", running);
+  box.classList.toggle("low", running && seconds < 10);
+}
+
 function outcomeText(view) {
   if (!view.outcome) return "";
   return `${view.result} — ${view.outcome.text}`;
@@ -131,12 +185,7 @@ async function gamePage(id) {
     <div class="layout">
       <div class="board-area"><div id="board"></div></div>
       <div class="side">
-        <div class="card">
-          <div class="player" id="top-player"><span class="name"></span><span class="clock"></span></div>
-          <div class="status" id="status"></div>
-          <div class="moves" id="moves"></div>
-          <div class="player" id="bottom-player"><span class="name"></span><span class="clock"></span></div>
-        </div>
+        ${PLAYERS_CARD}
         <div class="card buttons">
           <button class="action" id="undo">Undo</button>
           <button class="action" id="resign">Resign</button>
@@ -201,20 +250,7 @@ async function gamePage(id) {
   }
 
   function tick() {
-    if (!view) return;
-    for (const [where, color] of [["top", orientation === "white" ? "black" : "white"],
-                                  ["bottom", orientation]]) {
-      const box = document.querySelector(`#${where}-player .clock`);
-      box.dataset.color = color;
-      if (!view.clock) { box.hidden = true; continue; }
-      box.hidden = false;
-      let seconds = view.clock[color];
-      const running = view.clock.running === color;
-      if (running) seconds -= (performance.now() - received) / 1000;
-      box.textContent = clockText(seconds);
-      box.classList.toggle("running", running);
-      box.classList.toggle("low", running && seconds < 10);
-    }
+    if (view) showClocks(view.clock, orientation, received);
   }
 
   const timer = setInterval(tick, 100);
@@ -271,11 +307,7 @@ async function analysisPage(params) {
   main.innerHTML = `
     <div class="layout">
       <div class="board-area"><div id="board"></div>
-        <div class="buttons" style="margin-top:.5rem">
-          <button class="action" id="first" title="start">|◀</button>
-          <button class="action" id="back" title="back (←)">◀</button>
-          <button class="action" id="forward" title="forward (→)">▶</button>
-          <button class="action" id="last" title="end">▶|</button>
+        <div class="buttons" style="margin-top:.5rem">${STEP_BUTTONS}
           <button class="action" id="flip">Flip</button>
           <button class="action" id="edit">Set up a position</button>
         </div>
@@ -480,10 +512,8 @@ async function analysisPage(params) {
     current = { ...current, fen: state.editing.fen };
     draw();
   };
-  $("first").onclick = () => { state.ply = 0; refresh(); };
-  $("back").onclick = () => { state.ply = Math.max(0, state.ply - 1); refresh(); };
-  $("forward").onclick = () => { state.ply = Math.min(state.moves.length, state.ply + 1); refresh(); };
-  $("last").onclick = () => { state.ply = state.moves.length; refresh(); };
+  const releaseKeys = connectStepper(() => state.moves.length, () => state.ply,
+                                    (ply) => { state.ply = ply; refresh(); });
   $("flip").onclick = () => { state.orientation = state.orientation === "white" ? "black" : "white"; draw(); };
   $("variant").onchange = () => { state.variant = $("variant").value; setStart(null, []); };
   $("engine-on").onchange = () => { state.engine = $("engine-on").checked; analyse(); };
@@ -511,13 +541,7 @@ async function analysisPage(params) {
       $("pgn-input").value = out.pgn;
     } catch (error) { toast(error.message); }
   };
-  const keys = (event) => {
-    if (event.target.tagName === "INPUT" || event.target.tagName === "TEXTAREA") return;
-    if (event.key === "ArrowLeft") $("back").click();
-    if (event.key === "ArrowRight") $("forward").click();
-  };
-  document.addEventListener("keydown", keys);
-  leave = () => { document.removeEventListener("keydown", keys); if (socket) socket.close(); };
+  leave = () => { releaseKeys(); if (socket) socket.close(); };
   await refresh();
   connect();
 }
@@ -541,9 +565,9 @@ async function watchPage() {
       </div>
       <div class="card" style="flex: 1 1 360px">
         <h2>Your engine games</h2><ul class="list" id="engine-games"></ul>
-        <div id="feeds"></div>
       </div>
-    </div>`;
+    </div>
+    <div id="feeds"></div>`;
   const form = document.getElementById("new-watch");
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -558,8 +582,276 @@ async function watchPage() {
   document.getElementById("engine-games").innerHTML = list.engine_games.length
     ? list.engine_games.map((g) => html`<li><a href="#/game/${g.id}">${g.variant}: ${g.white} – ${g.black}</a> ${g.result === "*" ? "(in play)" : g.result}</li>`).join("")
     : `<li class="muted">none yet</li>`;
-  document.getElementById("feeds").innerHTML = list.feeds.map((feed) =>
-    html`<h2>${feed.name}</h2><pre>${JSON.stringify(feed, null, 1)}</pre>`).join("");
+  const closers = list.feeds.map((feed) => followFeed(feed));
+  leave = () => closers.forEach((close) => close());
+}
+
+// --- the outside feeds (the IMCS server): their games and ratings -------------------------------
+
+function ratingText(rating, change) {
+  if (rating === null || rating === undefined) return "";
+  if (change === null || change === undefined) return ` (${rating})`;
+  return ` (${rating + change}, ${change >= 0 ? "+" : ""}${change})`;
+}
+
+function dateText(seconds) {
+  return seconds ? new Date(seconds * 1000).toLocaleString() : "";
+}
+
+function feedGameItem(feed, game) {
+  const players = `${game.white}${ratingText(game.white_rating, game.white_change)} – ` +
+    `${game.black}${ratingText(game.black_rating, game.black_change)}`;
+  const moves = Math.ceil(game.plies / 2);
+  const about = game.live
+    ? `${game.variant} · move ${Math.floor(game.plies / 2) + 1}`
+    : `${game.reason || game.termination || ""} · ${moves} move${moves === 1 ? "" : "s"} · ${game.variant} · ${dateText(game.ended)}`;
+  return html`<li data-game="${game.id}"><a href="#/watch/${feed}/game/${game.id}">${players}</a> ` +
+    (game.live ? "" : html`<b class="game-result">${game.result}</b> `) +
+    html`<span class="muted">${about}</span></li>`;
+}
+
+function ratingsRows(feed, ratings) {
+  return ratings.map((r, index) => html`<tr data-name="${r.name}"><td>${index + 1}</td>` +
+    html`<td><a href="#/watch/${feed}/games?player=${encodeURIComponent(r.name)}">${r.name}</a></td>` +
+    html`<td class="rating">${r.rating}</td><td>${r.games}</td></tr>`).join("");
+}
+
+const RATINGS_HEAD = "<thead><tr><th>#</th><th>player</th><th>rating</th><th>games</th></tr></thead>";
+
+// The feed's card on the watch page, kept up to date by its WebSocket; returns its closer.
+function followFeed(first) {
+  const name = first.name;
+  document.getElementById("feeds").insertAdjacentHTML("beforeend", html`
+    <section class="card feed" id="feed-${name}" data-feed="${name}">
+      <h2 class="feed-title"></h2>
+      <div class="feed-columns">
+        <div><h3>Live games</h3><ul class="list live"></ul></div>
+        <div><h3>Finished games</h3><ul class="list finished"></ul>
+          <a class="more" href="#/watch/${name}/games">more finished games</a></div>
+        <div><h3>Ratings</h3><table class="ratings top"></table>
+          <a class="more ratings-link" href="#/watch/${name}/ratings">all ratings</a></div>
+      </div>
+    </section>`);
+  document.querySelector(`#feed-${name} table.ratings`).innerHTML = `${RATINGS_HEAD}<tbody></tbody>`;
+  const card = document.getElementById(`feed-${name}`);
+  let state = first;
+  let refreshing = null;
+  let closed = false;
+  let socket = null;
+
+  function render() {
+    card.querySelector(".feed-title").textContent = state.title;
+    const none = `<li class="muted">none</li>`;
+    card.querySelector(".live").innerHTML = state.live.map((g) => feedGameItem(name, g)).join("") || none;
+    card.querySelector(".finished").innerHTML = state.finished.map((g) => feedGameItem(name, g)).join("") || none;
+    card.querySelector(".ratings tbody").innerHTML = ratingsRows(name, state.ratings);
+  }
+
+  function refreshSoon() {  // the finished games and the ratings, after an end
+    if (refreshing) return;
+    refreshing = setTimeout(async () => {
+      refreshing = null;
+      try { state = { ...state, ...(await api(`/api/watch/feeds/${name}`)) }; render(); }
+      catch (error) { /* the next change tries again */ }
+    }, 250);
+  }
+
+  function update(message) {
+    if (message.type === "state") {
+      state = { name, ...message };
+    } else if (message.type === "start") {
+      state.live = state.live.filter((g) => g.id !== message.game.id).concat([message.game]);
+    } else if (message.type === "move") {
+      const game = state.live.find((g) => g.id === message.game_id);
+      if (!game) return;
+      game.plies = message.ply;
+      const item = card.querySelector(`.live li[data-game="${message.game_id}"]`);
+      if (item) item.outerHTML = feedGameItem(name, game);
+      return;
+    } else if (message.type === "end") {
+      state.live = state.live.filter((g) => g.id !== message.game_id);
+      state.finished = [message.game, ...state.finished.filter((g) => g.id !== message.game_id)];
+      refreshSoon();
+    } else if (message.type === "ratings") {
+      refreshSoon();
+      return;
+    }
+    render();
+  }
+
+  function connect() {
+    socket = new WebSocket(socketUrl(`/api/watch/feeds/${name}/ws`));
+    socket.onmessage = (event) => update(JSON.parse(event.data));
+    socket.onclose = () => { if (!closed) setTimeout(connect, 1000); };
+  }
+  render();
+  connect();
+  return () => { closed = true; clearTimeout(refreshing); if (socket) socket.close(); };
+}
+
+// A feed's game: followed move by move while it is played, stepped through once it is over.
+async function feedGamePage(feed, id) {
+  const base = `/api/watch/feeds/${feed}/games/${id}`;
+  main.innerHTML = `
+    <div class="layout">
+      <div class="board-area"><div id="board"></div>
+        <div class="buttons" style="margin-top:.5rem">${STEP_BUTTONS}
+          <button class="action" id="flip">Flip</button>
+          <button class="action" id="analyse">Analyse</button>
+          <a id="pgn" href="${base}/pgn" download="${feed}-${id}.pgn"><button class="action">PGN</button></a>
+        </div>
+      </div>
+      <div class="side">
+        ${PLAYERS_CARD}
+        <div class="muted" id="about"></div>
+        <div><a href="#/watch">← all games to watch</a></div>
+      </div>
+    </div>`;
+  const $ = (name) => document.getElementById(name);
+  const board = new BoardView($("board"), figures, () => {});
+  let view = null;
+  let ply = null;  // the move shown; null: the latest, following the game
+  let orientation = "white";
+  let received = 0;
+  let closed = false;
+  let socket = null;
+
+  function shown() { return ply === null ? view.history.length : ply; }
+
+  function draw() {
+    const variant = variants[view.variant];
+    const at = shown();
+    const latest = at === view.history.length;
+    const entry = at > 0 ? view.history[at - 1] : null;
+    board.set({ files: variant.files, ranks: variant.ranks, reserves: variant.reserves,
+                fen: entry ? entry.fen : view.start_fen, orientation, legal: [],
+                lastmove: entry ? entry.uci : null, check: latest ? view.check : null });
+    const top = orientation === "white" ? "black" : "white";
+    $("top-player").querySelector(".name").textContent = playerName(top);
+    $("bottom-player").querySelector(".name").textContent = playerName(orientation);
+    const moves = $("moves");
+    moves.innerHTML = moveListHtml(view.history.map((h) => h.san), view.start_fen, at);
+    for (const node of moves.querySelectorAll(".mv")) {
+      node.onclick = () => step(parseInt(node.dataset.ply, 10));
+    }
+    if (latest) moves.scrollTop = moves.scrollHeight;
+    if (!view.live) {
+      const text = view.result === "*" ? (view.reason || "not finished") : `${view.result} — ${view.reason || view.termination}`;
+      $("status").innerHTML = `<span class="result" id="result">${html`${text}`}</span>`;
+    } else {
+      $("status").textContent = `${view.turn === "white" ? "White" : "Black"} to move`;
+    }
+    $("about").textContent = `${variant.title} · ${view.live ? "live" : "finished"} · game ${view.id}` +
+      (view.tournament ? ` · tournament ${view.tournament}, round ${view.round}` : "") +
+      ` · ${dateText(view.started)}`;
+    tick();
+  }
+
+  function playerName(color) {
+    const change = view[`${color}_change`];
+    return `${color === "white" ? "○" : "●"} ${view[color]}${ratingText(view[`${color}_rating`], change)}`;
+  }
+
+  function clockAt() {
+    const at = shown();
+    if (at === view.history.length) return view.clock;
+    const entry = at > 0 ? view.history[at - 1].clock : view.initial;
+    return entry ? { ...entry, running: null } : null;
+  }
+
+  function tick() {
+    if (view) showClocks(clockAt(), orientation, received);
+  }
+
+  function step(next) {
+    ply = view.live && next >= view.history.length ? null : next;
+    draw();
+  }
+
+  function update(message) {
+    if (message.type === "state") {
+      view = message.game;
+    } else if (message.type === "move") {
+      if (!view || message.ply !== view.history.length + 1) return;
+      view.history.push({ uci: message.uci, san: message.san, fen: message.fen,
+                          clock: { white: message.clock.white, black: message.clock.black } });
+      view = { ...view, fen: message.fen, turn: message.turn, check: message.check,
+               lastmove: message.lastmove, clock: message.clock, plies: message.ply };
+    } else if (message.type === "end") {
+      const { fen, clock, ...summary } = message.game;  // (a summary's: not the board's)
+      view = { ...view, ...summary, clock: view.clock && { ...view.clock, running: null } };
+    }
+    received = performance.now();
+    draw();
+  }
+
+  function connect() {
+    socket = new WebSocket(socketUrl(`${base}/ws`));
+    socket.onmessage = (event) => update(JSON.parse(event.data));
+    socket.onclose = () => { if (!closed && view && view.live) setTimeout(connect, 1000); };
+  }
+
+  try {
+    view = await api(base);
+  } catch (error) {
+    main.innerHTML = html`<div class="card">${error.message}</div>`;
+    return;
+  }
+  received = performance.now();
+  if (!view.live) ply = view.history.length;
+  const timer = setInterval(tick, 100);
+  const releaseKeys = connectStepper(() => view.history.length, shown, step);
+  leave = () => { closed = true; clearInterval(timer); releaseKeys(); if (socket) socket.close(); };
+  draw();
+  if (view.live) connect();
+  $("flip").onclick = () => { orientation = orientation === "white" ? "black" : "white"; draw(); };
+  $("analyse").onclick = () => {
+    const params = new URLSearchParams({ variant: view.variant, fen: view.start_fen,
+                                         moves: view.history.slice(0, shown()).map((h) => h.uci).join(" ") });
+    location.hash = `#/analysis?${params}`;
+  };
+}
+
+// A feed's ratings, by variant.
+async function feedRatingsPage(feed, params) {
+  let state;
+  try { state = await api(`/api/watch/feeds/${feed}`); }
+  catch (error) { main.innerHTML = html`<div class="card">${error.message}</div>`; return; }
+  const variant = params.get("variant") || "minitchess";
+  const choices = [...new Set(["minitchess", ...state.variants])];
+  main.innerHTML = `
+    <div class="card">
+      <h2>${html`Ratings — ${state.title}`}</h2>
+      <div class="buttons"><label for="rating-variant">Variant</label>
+        <select id="rating-variant">${choices.map((v) => html`<option ${v === variant ? "selected" : ""}>${v}</option>`).join("")}</select>
+        <a href="#/watch">← all games to watch</a></div>
+      <table class="ratings" id="ratings-table">${RATINGS_HEAD}<tbody><tr><td colspan="4" class="muted">loading…</td></tr></tbody></table>
+    </div>`;
+  document.getElementById("rating-variant").onchange = (event) => {
+    location.hash = `#/watch/${feed}/ratings?variant=${event.target.value}`;
+  };
+  try {
+    const ratings = await api(`/api/watch/feeds/${feed}/ratings?variant=${encodeURIComponent(variant)}`);
+    document.querySelector("#ratings-table tbody").innerHTML = ratingsRows(feed, ratings) ||
+      `<tr><td colspan="4" class="muted">no rated games yet</td></tr>`;
+  } catch (error) { toast(error.message); }
+}
+
+// A feed's finished games (a player's, with ?player=NAME).
+async function feedGamesPage(feed, params) {
+  const player = params.get("player");
+  const query = new URLSearchParams({ limit: "200", ...(player ? { player } : {}) });
+  let games;
+  try { games = await api(`/api/watch/feeds/${feed}/games?${query}`); }
+  catch (error) { main.innerHTML = html`<div class="card">${error.message}</div>`; return; }
+  main.innerHTML = html`
+    <div class="card">
+      <h2>Finished games${player ? ` of ${player}` : ""}</h2>
+      <div class="buttons"><a href="#/watch/${feed}/ratings">ratings</a> <a href="#/watch">← all games to watch</a></div>
+      <ul class="list" id="feed-games"></ul>
+    </div>`;
+  document.getElementById("feed-games").innerHTML =
+    games.map((g) => feedGameItem(feed, g)).join("") || `<li class="muted">none yet</li>`;
 }
 
 // --- routing -----------------------------------------------------------------------------------
@@ -575,6 +867,9 @@ async function route() {
   }
   if (page === "game" && parts[1]) await gamePage(parts[1]);
   else if (page === "analysis") await analysisPage(new URLSearchParams(query));
+  else if (page === "watch" && parts[2] === "game" && parts[3]) await feedGamePage(parts[1], parts[3]);
+  else if (page === "watch" && parts[2] === "ratings") await feedRatingsPage(parts[1], new URLSearchParams(query));
+  else if (page === "watch" && parts[2] === "games") await feedGamesPage(parts[1], new URLSearchParams(query));
   else if (page === "watch") await watchPage();
   else await playPage();
   document.body.dataset.page = page;
