@@ -136,7 +136,8 @@ F_TT_SCORE = 28  # the table entry's score, depth and bound (F_TT_BOUND 0: no en
 F_TT_DEPTH = 29
 F_TT_BOUND = 30
 F_SINGULAR = 31  # 1 when the stored move proved singular: it is searched a ply deeper
-FRAME_FIELDS = 32
+F_MUST_CAPTURE = 32  # 1 where captures are compulsory and the side to move has one
+FRAME_FIELDS = 33
 
 ENTER, NEXT, AFTER_CHILD, AFTER_NULL, AFTER_SINGULAR = range(5)
 STAGE_FULL, STAGE_REDUCED, STAGE_NULL_WINDOW = range(3)
@@ -667,6 +668,9 @@ def enter_node(pos, tab, weights, undo, sp, ply, frames, moves, tt, evals, scrat
     if f[F_QUIESCENCE] != 0:
         return enter_quiescence(pos, tab, weights, undo, sp, ply, frames, moves, evals,
                                 scratch, control, check_legality)
+    if tab[FLAGS, F_COMPULSORY] != 0:
+        f[F_MUST_CAPTURE] = 1 if moves_of_kinds(pos, tab, moves[ply], undo, sp, GEN_CAPTURES,
+                                                True, check_legality) > 0 else 0
     # 4. static evaluation; improving
     if f[F_CHECK] != 0:
         f[F_EVAL] = NO_EVAL
@@ -700,14 +704,17 @@ def prune_node(pos, tab, f, ply, control):
     check: RETURN (``F_BEST``: the evaluation) when it is so far above beta that a search is
     not needed, RAZOR when it is so far below alpha at depth 1 that only captures can help,
     TRY_NULL_MOVE when passing may already be enough, else SEARCH_MOVES."""
-    if ply == 0 or f[F_PV_NODE] != 0 or f[F_CHECK] != 0 or f[F_EXCLUDED] != 0:
+    if (ply == 0 or f[F_PV_NODE] != 0 or f[F_CHECK] != 0 or f[F_EXCLUDED] != 0
+            or f[F_MUST_CAPTURE] != 0):  # a forced capture is no position to judge statically
         return SEARCH_MOVES
     depth = f[F_DEPTH]
     value = f[F_EVAL]
     if control[C_PRUNING] != 0 and abs(f[F_BETA]) < MATE_BOUND:
         if depth == 1 and value + RAZOR_MARGIN < f[F_ALPHA]:
             return RAZOR
-        margin = FUTILITY_MARGIN * (depth - f[F_IMPROVING])
+        # where captures are compulsory a quiet position can turn at once: a wider margin
+        margin = FUTILITY_MARGIN * (depth - f[F_IMPROVING]) * (
+            3 if tab[FLAGS, F_COMPULSORY] != 0 else 1)
         if depth <= FUTILITY_DEPTH and value - margin >= f[F_BETA] and value < MATE_BOUND:
             f[F_BEST] = value
             return RETURN
@@ -795,6 +802,9 @@ def skip_move(pos, tab, weights, f, frames, ply, move, quiet, history, reduction
     if ply == 0 or f[F_BEST] <= -MATE_BOUND or control[C_PRUNING] == 0:
         return False
     depth = f[F_DEPTH]
+    if quiet and tab[FLAGS, F_COMPULSORY] != 0 and attackers(
+            pos, tab, move_target(move), 1 - pos[STM], pos[BB] | pos[BB + 8]) != 0:
+        return False  # offering a piece forces the opponent to take it: never pruned
     if quiet:
         if f[F_SKIP_QUIETS] != 0:
             return True
@@ -1130,7 +1140,7 @@ def _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers
                     r = 0
                     if (control[C_REDUCTIONS] != 0 and f[F_DEPTH] >= 3
                             and f[F_SEARCHED] >= 1 + (1 if ply == 0 else 0)
-                            and (quiet or f[F_CUT_NODE] != 0)):
+                            and (quiet or f[F_CUT_NODE] != 0) and f[F_MUST_CAPTURE] == 0):
                         r = reduction(reductions, f, f[F_SEARCHED] + 1, quiet,
                                       history if quiet else 0)
                         r = min(r, new_depth - 1)
