@@ -10,6 +10,9 @@ The features, each counted for White minus Black:
 - passed pawns by how far they have advanced;
 - the king's safety: enemy attacks on the squares around the king, and the enemy pieces that
   attack them;
+- forcing play where captures are compulsory: the empty squares a side can step to that the
+  enemy attacks (offers the enemy must take), and whether a side can capture at all, apart for
+  the side to move and the other;
 - the move (tempo).
 
 The score is linear in the weights, so one definition serves both the search (``evaluate``)
@@ -27,6 +30,7 @@ from minichess.core.layout import (
     MAILBOX,
     NEIGHBOURS,
     PAWN,
+    PAWN_PUSH,
     PAWN_SPAN,
     QUIET,
     RESERVE,
@@ -48,7 +52,10 @@ W_HANGING_WAITER = W_HANGING_MOVER + 8  # + type: the other side's
 W_PASSED = W_HANGING_WAITER + 8  # + ranks advanced: a pawn no enemy pawn can stop
 W_KING_ZONE = W_PASSED + 8  # enemy attacks on the king's square and the squares around it
 W_KING_ATTACKERS = W_KING_ZONE + 1  # enemy pieces attacking those squares
-WEIGHT_COUNT = W_KING_ATTACKERS + 7
+W_OFFERS = W_KING_ATTACKERS + 1  # empty squares a piece can step to that the enemy attacks
+W_CAN_CAPTURE_MOVER = W_OFFERS + 1  # 1 when the side to move attacks an enemy piece
+W_CAN_CAPTURE_WAITER = W_CAN_CAPTURE_MOVER + 1  # 1 when the other side does
+WEIGHT_COUNT = W_CAN_CAPTURE_WAITER + 4
 FIRST_THREAT_FEATURE = W_ATTACKED_MOVER
 """Features from here on were added after the first tuned weights; a weights file without
 them leaves them at their starting values."""
@@ -73,7 +80,8 @@ def _king_zone(pos, tab, colour):
 def _pieces_of(pos, tab, weights, features, record, colour, occ, enemy_zone):
     """Material, placement, mobility and reserve of ``colour``'s pieces (signed for White),
     with its attack maps: entry ``t`` of the map tuple is what the types below ``t`` attack
-    (entry 7: everything), and the number of its pieces attacking ``enemy_zone``."""
+    (entry 7: everything; entry 0: the empty squares its pieces can step to without
+    capturing), and the number of its pieces attacking ``enemy_zone``."""
     ranks = tab[FLAGS, F_RANKS]
     sign = 1 - 2 * colour
     own = pos[BB + colour * 8]
@@ -83,6 +91,7 @@ def _pieces_of(pos, tab, weights, features, record, colour, occ, enemy_zone):
     below_knight = below
     below_bishop = below_rook = below_queen = below_king = 0
     zone_attackers = 0
+    steps = 0
     for piece_type in range(1, 7):
         if piece_type == 3:
             below_bishop = below
@@ -101,6 +110,7 @@ def _pieces_of(pos, tab, weights, features, record, colour, occ, enemy_zone):
             score = _add(score, weights, features, record,
                          W_PLACEMENT + piece_type * 64 + seen, sign)
             if piece_type == PAWN:
+                steps |= tab[PAWN_PUSH + colour, sq] & ~occ
                 continue
             moves = move_set(tab, piece_type, sq, occ)
             attacks = piece_attacks(tab, moves, sq, occ)
@@ -108,23 +118,25 @@ def _pieces_of(pos, tab, weights, features, record, colour, occ, enemy_zone):
             if attacks & enemy_zone != 0:
                 zone_attackers += 1
             reach = (attacks & ~own) | (tab[QUIET + moves, sq] & ~occ)
+            steps |= reach & ~occ
             score = _add(score, weights, features, record, W_MOBILITY + piece_type,
                          sign * popcount(reach))
     for piece_type in range(2, 6):
         score = _add(score, weights, features, record, W_RESERVE + piece_type,
                      sign * pos[RESERVE + colour * 8 + piece_type])
-    maps = (0, 0, below_knight, below_bishop, below_rook, below_queen, below_king, below)
+    maps = (steps, 0, below_knight, below_bishop, below_rook, below_queen, below_king, below)
     return score, maps, zone_attackers
 
 
 @leaf_kernel
-def _threats_to(pos, tab, weights, features, record, colour, own_map, enemy_maps, zone,
+def _threats_to(pos, tab, weights, features, record, colour, own_maps, enemy_maps, zone,
                 zone_attackers):
     """Threats to ``colour``'s pieces by the enemy whose attack maps are ``enemy_maps``,
-    ``colour``'s passed pawns and its king's safety (signed for White)."""
+    ``colour``'s passed pawns, its king's safety and its forcing moves (signed for White)."""
     sign = 1 - 2 * colour
     enemy = 1 - colour
     enemy_attacks = enemy_maps[7]
+    own_map = own_maps[7]
     to_move = colour == pos[STM]
     attacked_base = W_ATTACKED_MOVER if to_move else W_ATTACKED_WAITER
     hanging_base = W_HANGING_MOVER if to_move else W_HANGING_WAITER
@@ -158,6 +170,11 @@ def _threats_to(pos, tab, weights, features, record, colour, own_map, enemy_maps
                      sign * popcount(zone & enemy_attacks))
         score = _add(score, weights, features, record, W_KING_ATTACKERS,
                      sign * zone_attackers)
+    score = _add(score, weights, features, record, W_OFFERS,
+                 sign * popcount(own_maps[0] & enemy_attacks))
+    if own_map & pos[BB + enemy * 8] != 0:
+        score = _add(score, weights, features, record,
+                     W_CAN_CAPTURE_MOVER if to_move else W_CAN_CAPTURE_WAITER, sign)
     return score
 
 
@@ -174,10 +191,10 @@ def _evaluation_kernel(record: bool, doc: str):
         black, black_maps, on_white_zone = _pieces_of(pos, tab, weights, features, record, 1,
                                                       occ, white_zone)
         score = white + black
-        score += _threats_to(pos, tab, weights, features, record, 0, white_maps[7],
-                             black_maps, white_zone, on_white_zone)
-        score += _threats_to(pos, tab, weights, features, record, 1, black_maps[7],
-                             white_maps, black_zone, on_black_zone)
+        score += _threats_to(pos, tab, weights, features, record, 0, white_maps, black_maps,
+                             white_zone, on_white_zone)
+        score += _threats_to(pos, tab, weights, features, record, 1, black_maps, white_maps,
+                             black_zone, on_black_zone)
         score = _add(score, weights, features, record, W_TEMPO, 1 if pos[STM] == 0 else -1)
         return score if pos[STM] == 0 else -score
 
