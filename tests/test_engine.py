@@ -7,13 +7,13 @@ import time
 
 import pytest
 
-from minichess import Board, MinichessError
+from minichess import WHITE, Board, MinichessError
 from minichess.engine import Engine, Limit, time_budget
 from minichess.engine.opponent import materially_best_moves
 from minichess.engine.timing import LatencyGauge
 from minichess.engine.weights import variant_weights
 from minichess.game import Game, TimeControl
-from minichess.players import EnginePlayer, GreedyPlayer
+from minichess.players import EnginePlayer, GreedyPlayer, RandomPlayer
 from solver import forced_win_plies, move_wins
 
 # Positions from random playouts where the side to move wins by force: (variant, FEN, plies).
@@ -207,3 +207,47 @@ def test_the_weak_opponent_model_takes_the_most_material_else_any_move():
     assert [move.uci() for move in materially_best_moves(board, weights)] == ["c3b4", "b1b4"]
     quiet = Board("csc111", KEEPS_CHANCES[0][0])  # no capture: every move is as good
     assert materially_best_moves(quiet, weights) == quiet.legal_moves
+
+
+def _csc111_from_the_start(white, black) -> Game:
+    """A csc111 game from the start position between two players, without clocks."""
+    game = Game("csc111")
+    for player in (white, black):
+        player.new_game(game.variant)
+    while game.outcome() is None:
+        game.push((white if game.board.turn == WHITE else black).choose_move(game))
+    return game
+
+
+CSC111_OPPONENTS = {
+    **{f"random-{seed}": lambda seed=seed: RandomPlayer(seed=seed) for seed in range(4)},
+    **{f"greedy-{seed}": lambda seed=seed: GreedyPlayer(seed=seed) for seed in range(2)},
+    **{f"level-{level}": lambda level=level: EnginePlayer(level=level, seed=1) for level in (3, 7)},
+}
+"""Opponents by name: each test makes its own, so that their random choices are the same in
+every run."""
+
+
+@pytest.mark.parametrize("opponent", CSC111_OPPONENTS)
+def test_csc111_level_10_as_white_wins_every_game_from_the_start(opponent):
+    # The start is a forced win for White (mate in 4): level 10 must never let it go.
+    game = _csc111_from_the_start(EnginePlayer(limit=Limit(depth=12), seed=1),
+                                  CSC111_OPPONENTS[opponent]())
+    assert game.outcome().winner == WHITE, game.san_moves
+
+
+@pytest.mark.parametrize("opponent", CSC111_OPPONENTS)
+def test_csc111_level_10_as_black_loses_only_to_perfect_play(opponent):
+    # White wins by force, so Black may lose; but only if every White move kept the forced
+    # win: after each of them the exact solver still finds White's win.
+    game = _csc111_from_the_start(CSC111_OPPONENTS[opponent](),
+                                  EnginePlayer(limit=Limit(depth=12), seed=1))
+    if game.outcome().winner != WHITE:
+        return
+    board = Board("csc111")
+    for move in game.moves:
+        if board.turn == WHITE:
+            plies = forced_win_plies(board, 7)
+            assert plies is not None and move_wins(board, move, plies), (
+                f"White's {board.san(move)} let the win go and Black still lost: {game.san_moves}")
+        board.push(move)
