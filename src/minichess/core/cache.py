@@ -54,5 +54,5 @@ def use_source_keyed_cache() -> Path:
             shutil.rmtree(stale, ignore_errors=True)
     except OSError:  # no writable cache: numba then compiles without caching
         pass
-    numba.config.CACHE_DIR = str(directory)
+    numba.config.CACHE_DIR = str(directory)  # type: ignore[attr-defined]  # set at import by numba
     return directory
