@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import os
+import signal
 import sys
 import time
 
@@ -293,7 +294,14 @@ def spawn_play(cwd, *args: str) -> pexpect.spawn:
     return pexpect.spawn(
         sys.executable, ["-m", "minichess.cli.main", "play", "--level", "1", "--seed", "7", *args],
         cwd=str(cwd), env=env, encoding="utf-8", dimensions=(50, 120), timeout=30,
+        preexec_fn=_interruptible,
     )
+
+
+def _interruptible() -> None:
+    """Ctrl-C as in a terminal: a test worker may ignore SIGINT, and its children would inherit
+    that (Python then raises no KeyboardInterrupt)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def finish(child: pexpect.spawn) -> int:
