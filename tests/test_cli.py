@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -289,7 +291,9 @@ def test_an_unexpected_failure_exits_1(capsys, monkeypatch):
 @pytest.fixture(scope="module")
 def program() -> str:
     """Path of the installed ``minichess`` console script."""
-    path = shutil.which("minichess")
+    # the environment's own bin first: the tests run there without it being on PATH
+    search = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+    path = shutil.which("minichess", path=search)
     if path is None:
         pytest.skip("the minichess console script is not installed")
     return path
