@@ -94,10 +94,12 @@ class Techniques:
     def for_variant(cls, variant: VariantDefinition) -> Techniques:
         """What the engine uses in ``variant``: no null move in antichess (moving can be
         worse than passing everywhere) nor on the smallest boards; short capture chains where
-        captures are compulsory (they branch without end)."""
+        captures are compulsory (they branch without end); no singular extension in
+        minitchess, where a match showed it gains nothing (docs/engine.md)."""
         return cls(
             null_move=variant.royalty != Royalty.NONE and variant.files * variant.ranks >= 25,
             quiescence_plies=4 if variant.compulsory_capture else 12,
+            singular=variant.name != "minitchess",
         )
 
 
