@@ -79,3 +79,4 @@ def test_an_external_engine_evaluates_a_position():
     with spec.create() as engine:
         evaluation = engine.evaluate(Board("csc111", "2k1/4/1R2/K3 b - - 0 10"), depth=3)
     assert evaluation.centipawns is not None and evaluation.centipawns < -300
+    assert evaluation.nodes is not None and evaluation.nodes > 0

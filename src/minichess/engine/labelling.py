@@ -151,7 +151,8 @@ def _expected_result(board: Board) -> float:
         info = _worker.engine.analyse(board, Limit(depth=_worker.depth))
         centipawns, mate = info.score, info.mate
     else:
-        centipawns, mate = _worker.external.evaluate(board, _worker.depth)  # type: ignore
+        evaluation = _worker.external.evaluate(board, _worker.depth)  # type: ignore
+        centipawns, mate = evaluation.centipawns, evaluation.mate
     if mate is not None or centipawns is None:
         mover = float(mate is not None and mate > 0)
     else:

@@ -49,10 +49,11 @@ STDERR_LINES_KEPT = 5
 
 class Evaluation(NamedTuple):
     """An engine's score for the side to move: ``centipawns``, or ``mate`` (moves to a forced
-    end, negative when losing)."""
+    end, negative when losing), and the ``nodes`` its search took (None when it did not say)."""
 
     centipawns: int | None
     mate: int | None
+    nodes: int | None = None
 
 
 class UciEngineError(MinichessError):
@@ -134,26 +135,36 @@ class UciPlayer(Player):
 
     def evaluate(self, board: Board, depth: int, timeout: float = 60.0) -> Evaluation:
         """The engine's score of ``board`` after a search to ``depth`` plies (``go depth``), for
-        the side to move: centipawns, or the moves to a forced end."""
+        the side to move: centipawns, or the moves to a forced end; with the nodes of the
+        search as its last ``info`` line with ``nodes`` gave them."""
         self.start()
         self._select_variant(board.variant)
         self._send(f"position fen {board.fen()}")
         self._send(f"go depth {depth}")
         last: list[str] = []
+        nodes: list[str] = []
 
         def note_score(line: str) -> None:
             words = line.split()
-            if words[:1] == ["info"] and "score" in words:
+            if words[:1] != ["info"]:
+                return
+            if "score" in words:
                 last[:] = words[words.index("score") + 1:words.index("score") + 3]
+            if "nodes" in words:
+                nodes[:] = words[words.index("nodes") + 1:words.index("nodes") + 2]
 
         self._read_until("bestmove", timeout, note_score)
         if len(last) < 2 or last[0] not in ("cp", "mate"):
             raise UciEngineError(f"{self.name} gave no score for {board.fen()}")
         try:
             value = int(last[1])
+            searched = int(nodes[0]) if nodes else None
         except ValueError:
-            raise UciEngineError(f"{self.name} gave the score {' '.join(last)!r}") from None
-        return Evaluation(value, None) if last[0] == "cp" else Evaluation(None, value)
+            raise UciEngineError(f"{self.name} gave the score {' '.join(last)!r}"
+                                 f" after {' '.join(nodes)!r} nodes") from None
+        if last[0] == "cp":
+            return Evaluation(value, None, searched)
+        return Evaluation(None, value, searched)
 
     # --- the process ----------------------------------------------------------------------------
 
