@@ -9,8 +9,9 @@ Two engines that search alike need about as many nodes for a depth; where ours n
 times more, it prunes and reduces less (or extends more) than the other, and its depth costs
 more time. The positions are those of the search signature (``engine/bench.py``; by default
 the openings and middlegames, ``--kinds`` chooses), each searched by a fresh level-10 engine
-of ours and by the opponent with ``go depth D``. Engines count depth a little differently:
-read the ratios across variants, not one number. The opponent is ``--opponent SPEC`` (a
+of ours and by the opponent with ``go depth D``. Engines count depth a little differently,
+and Fairy-Stockfish's counts vary by up to a fifth from run to run: read the ratios across
+variants, not one number. The opponent is ``--opponent SPEC`` (a
 ``uci:`` player as ``minichess match`` takes it), else Fairy-Stockfish, which cannot play
 chess36 (left out then).
 """
@@ -25,8 +26,8 @@ from rich.console import Console
 from rich.table import Table
 
 from minichess import Board
-from minichess.engine import Engine, Limit
-from minichess.engine.bench import POSITIONS, BenchPosition
+from minichess.engine.bench import POSITIONS, BenchPosition, bench
+from minichess.errors import MinichessError
 from minichess.match import parse_player
 from minichess.players.uci import UciEngineError, UciPlayer
 from minichess.variants import get_variant
@@ -49,12 +50,6 @@ def chosen_positions(variants: str | None, kinds: str, with_fairy: bool) -> list
             and not (with_fairy and position.variant in FAIRY_STOCKFISH_CANNOT)]
 
 
-def our_nodes(position: BenchPosition, depth: int) -> int:
-    """Nodes of our level-10 search of ``position`` to ``depth``, from a fresh engine."""
-    engine = Engine(level=10, seed=1, hash_mb=16)
-    return engine.analyse(Board(position.variant, position.fen), Limit(depth=depth)).nodes
-
-
 def their_nodes(opponent: UciPlayer, position: BenchPosition, depth: int) -> int | None:
     """Nodes of the opponent's search of ``position`` to ``depth`` (after ``ucinewgame``)."""
     opponent.new_game(position.variant)
@@ -62,10 +57,11 @@ def their_nodes(opponent: UciPlayer, position: BenchPosition, depth: int) -> int
 
 
 def measure(positions: list[BenchPosition], opponent: UciPlayer, depth: int) -> list[dict]:
-    """One row per position: its variant, kind, both node counts and their ratio."""
+    """One row per position: its variant, kind, both node counts and their ratio (ours as
+    ``minichess bench`` searches it)."""
     rows = []
-    for position in positions:
-        ours = our_nodes(position, depth)
+    for searched in bench(depth, positions).searches:
+        position, ours = searched.position, searched.nodes
         theirs = their_nodes(opponent, position, depth)
         rows.append({"variant": position.variant, "kind": position.kind, "fen": position.fen,
                      "ours": ours, "theirs": theirs,
@@ -101,10 +97,10 @@ def main(argv: list[str] | None = None) -> int:
     spec_text = args.opponent or fairy_stockfish_spec()
     if spec_text is None:
         parser.error("no --opponent given and no Fairy-Stockfish in ../shared/bin")
-    spec = parse_player(spec_text)
     try:
+        spec = parse_player(spec_text)
         positions = chosen_positions(args.variants, args.kinds, args.opponent is None)
-    except ValueError as error:
+    except (ValueError, MinichessError) as error:
         parser.error(str(error))
     player = spec.create()
     if not isinstance(player, UciPlayer):
