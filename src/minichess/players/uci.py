@@ -144,7 +144,7 @@ class UciPlayer(Player):
         last: list[str] = []
         nodes: list[str] = []
 
-        def note_score(line: str) -> None:
+        def note_info(line: str) -> None:
             words = line.split()
             if words[:1] != ["info"]:
                 return
@@ -153,7 +153,7 @@ class UciPlayer(Player):
             if "nodes" in words:
                 nodes[:] = words[words.index("nodes") + 1:words.index("nodes") + 2]
 
-        self._read_until("bestmove", timeout, note_score)
+        self._read_until("bestmove", timeout, note_info)
         if len(last) < 2 or last[0] not in ("cp", "mate"):
             raise UciEngineError(f"{self.name} gave no score for {board.fen()}")
         try:
