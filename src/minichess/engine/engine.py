@@ -49,7 +49,6 @@ from minichess.engine.weights import variant_weights
 from minichess.errors import MinichessError
 from minichess.move import Move
 from minichess.variants import VariantDefinition
-from minichess.variants.definition import Royalty
 
 # level -> (deepest iteration, evaluation noise in centipawns); the last is full strength
 _LEVEL_SETTINGS = {
@@ -92,12 +91,12 @@ class Techniques:
 
     @classmethod
     def for_variant(cls, variant: VariantDefinition) -> Techniques:
-        """What the engine uses in ``variant``: no null move in antichess (moving can be
-        worse than passing everywhere) nor on the smallest boards; short capture chains where
-        captures are compulsory (they branch without end); no singular extension in
-        minitchess, where a match showed it gains nothing (docs/engine.md)."""
+        """What the engine uses in ``variant``: no null move on the smallest boards, where
+        zugzwang is everywhere; short capture chains where captures are compulsory (they
+        branch without end); no singular extension in minitchess, where a match showed it
+        gains nothing (docs/engine.md)."""
         return cls(
-            null_move=variant.royalty != Royalty.NONE and variant.files * variant.ranks >= 25,
+            null_move=variant.files * variant.ranks >= 25,
             quiescence_plies=4 if variant.compulsory_capture else 12,
             singular=variant.name != "minitchess",
         )
