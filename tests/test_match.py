@@ -276,6 +276,17 @@ def test_engine_options_in_a_player_spec_switch_techniques_and_weights():
         parse_player("level:10,nullmove=2")
 
 
+def test_a_player_spec_sets_how_deep_quiescence_goes():
+    player = parse_player("level:10,quiescence=6,nullmove=0").create()
+    game = Game("antichess")
+    assert player.choose_move(game) in game.board.legal_moves
+    assert player.engine.techniques.quiescence_plies == 6
+    assert not player.engine.techniques.null_move
+    for plies in ("0", "33", "six"):
+        with pytest.raises(PlayerSpecError, match="unknown option"):
+            parse_player(f"level:10,quiescence={plies}")
+
+
 # --- the SPRT -----------------------------------------------------------------------------------
 
 

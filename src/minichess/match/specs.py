@@ -25,7 +25,8 @@ our variants from a file, plays a match with nothing else::
 ``level:N`` also takes engine options, to measure what a technique is worth by matches:
 ``nullmove=0|1``, ``reductions=0|1``, ``pruning=0|1``, ``singular=0|1``, ``forced=0|1``
 (null-move pruning, late-move reductions, pruning at shallow depth, singular extensions, the
-only legal move searched a ply deeper; default: the variant's choice) and ``weights=start``
+only legal move searched a ply deeper), ``quiescence=N`` (how many plies quiescence follows
+captures, 1 to 32; default: the variant's choice) and ``weights=start``
 or ``weights=FILE`` (the untuned starting weights of the evaluation, or those in a weights
 file as ``tuning.py`` writes them), e.g. ``level:10,nullmove=0`` against ``level:10``.
 
@@ -66,13 +67,15 @@ SPEC_HELP = (
     f"level:N (N = {LEVELS[0]}..{MAX_LEVEL}), random, greedy or uci:COMMAND, the engine players"
     " optionally followed by ,time=F (0 < F <= 1) to use only that share of the clock, level:N"
     " also by ,nullmove=0|1 ,reductions=0|1 ,pruning=0|1 ,singular=0|1 ,forced=0|1"
-    " ,weights=start|FILE, uci:COMMAND by ,variant=ENGINES_NAME"
+    " ,quiescence=1..32 ,weights=start|FILE, uci:COMMAND by ,variant=ENGINES_NAME"
     " and ,option.NAME=VALUE (UCI options), any player by ,name=DISPLAY_NAME"
 )
 _TECHNIQUE_OPTIONS = {"nullmove": "null_move", "reductions": "reductions", "pruning": "pruning",
                       "singular": "singular", "forced": "forced"}
 """``level:`` options that switch a search technique, and the Techniques field each sets."""
-_ENGINE_OPTIONS = {**{name: ("0", "1") for name in _TECHNIQUE_OPTIONS}, "weights": ("start",)}
+_QUIESCENCE_PLIES = tuple(str(plies) for plies in range(1, 33))
+_ENGINE_OPTIONS = {**{name: ("0", "1") for name in _TECHNIQUE_OPTIONS},
+                   "quiescence": _QUIESCENCE_PLIES, "weights": ("start",)}
 UCI_OPTION_PREFIX = "option."
 """How a ``uci:`` spec's options that go to the engine begin."""
 
@@ -112,12 +115,13 @@ class PlayerSpec:
             assert self.argument is not None, "parse_player gives level: and uci: an argument"
             if self.kind == "level":
                 options = dict(self.engine_options)
-                player = EnginePlayer(
-                    level=int(self.argument),
-                    techniques={field: options[name] == "1"
-                                for name, field in _TECHNIQUE_OPTIONS.items() if name in options},
-                    weights=options.get("weights"),
-                )
+                techniques: dict[str, bool | int] = {
+                    field: options[name] == "1"
+                    for name, field in _TECHNIQUE_OPTIONS.items() if name in options}
+                if "quiescence" in options:
+                    techniques["quiescence_plies"] = int(options["quiescence"])
+                player = EnginePlayer(level=int(self.argument), techniques=techniques,
+                                      weights=options.get("weights"))
             else:
                 uci_options = [(name.removeprefix(UCI_OPTION_PREFIX), value)
                                for name, value in self.engine_options

@@ -18,13 +18,13 @@ class EnginePlayer(Player):
     """The engine at a ``level``; it uses the game's clocks when there are any, else
     ``limit`` (by default a tenth of a second per move).
 
-    ``techniques`` switches search techniques on or off by the names of
-    :class:`~minichess.engine.Techniques`' fields (the others stay the variant's choice) and
+    ``techniques`` sets search techniques by the names of :class:`~minichess.engine.Techniques`'
+    fields (the others stay the variant's choice) and
     ``weights`` plays with the untuned evaluation (``"start"``) or the weights in a file (its
     path): for measuring what each is worth by matches."""
 
     def __init__(self, level: int = MAX_LEVEL, limit: Limit | None = None, seed: int | None = None,
-                 hash_mb: int = 16, techniques: Mapping[str, bool] | None = None,
+                 hash_mb: int = 16, techniques: Mapping[str, bool | int] | None = None,
                  weights: str | None = None) -> None:
         self.name = f"level:{level}"
         self.engine = Engine(level=level, seed=seed, hash_mb=hash_mb)
