@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import json
 import shlex
+import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -201,6 +203,48 @@ def test_an_interrupted_match_keeps_the_games_it_finished(monkeypatch, tmp_path)
     monkeypatch.setattr("minichess.cli.match.play_match", interrupted)
     assert main(["match", "random", "greedy", "--variant", "csc111", "--pgn", str(pgn)]) == 130
     assert [game.headers["Round"] for game in read_pgn_file(pgn)] == ["1"]
+
+
+def _workers(pid: int) -> set[int]:
+    """The worker processes that process ``pid`` started (from Linux's /proc)."""
+    workers = set()
+    for process in Path("/proc").glob("[0-9]*"):
+        try:
+            parent = int((process / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            command = (process / "cmdline").read_bytes()
+        except OSError:  # the process ended meanwhile
+            continue
+        if parent == pid and b"spawn_main" in command:
+            workers.add(int(process.name))
+    return workers
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads Linux's /proc")
+def test_the_workers_end_when_the_match_is_killed():
+    match = subprocess.Popen([sys.executable, "-m", "minichess.cli.main", "match", "random",
+                              "random", "--games", "200", "--concurrency", "2"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while len(workers := _workers(match.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert len(workers) >= 2, "the match started no workers"
+        time.sleep(1)  # the workers are playing
+    finally:
+        match.kill()  # no chance to close its pool
+        match.wait()
+    deadline = time.monotonic() + 15
+    while any(map(_running, workers)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not any(map(_running, workers))
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` runs (it is not gone, nor a zombie left for its parent)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,8 @@ before its first task (a match creates its two players there) and may return a f
 releases what it holds, called when the worker ends. ``stop`` is an event set when the pool
 closes with tasks still running, so that they give up at once (a match's games check it
 between moves). Tasks are pulled from the iterator only as workers become free, so it may be
-endless: the caller stops by leaving the loop.
+endless: the caller stops by leaving the loop. A local worker also ends by itself once the
+process that started it is gone (killed before it could close the pool).
 
     with open_pool(2, _setup, (specs,)) as pool:
         for result in pool.results(_play, tasks):
@@ -26,6 +27,7 @@ import multiprocessing
 import os
 import socket
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
@@ -101,7 +103,8 @@ class _ProcessPool:
         context = multiprocessing.get_context("spawn")
         self._stop = context.Event()
         self._executor = ProcessPoolExecutor(size, mp_context=context, initializer=_set_up,
-                                             initargs=(setup, self._stop, setup_args))
+                                             initargs=(setup, self._stop, setup_args,
+                                                       os.getpid()))
 
     def results(self, function: Callable[[Any], Any], tasks: Iterable[Any]) -> Iterator[Any]:
         """Results as tasks finish, with twice as many tasks queued as there are workers."""
@@ -122,13 +125,28 @@ class _ProcessPool:
         self._executor.shutdown(wait=True, cancel_futures=True)
 
 
-def _set_up(setup: Setup | None, stop: StopEvent, setup_args: tuple) -> None:
-    """A worker process's initializer: the release it returns runs when the process ends."""
+def _set_up(setup: Setup | None, stop: StopEvent, setup_args: tuple, parent: int) -> None:
+    """A worker process's initializer: the release it returns runs when the process ends, and
+    the process ends with ``parent``, the one that started it (see ``_end_with_parent``)."""
+    threading.Thread(target=_end_with_parent, args=(parent,), daemon=True).start()
     if setup is None:
         return
     release = setup(stop, *setup_args)
     if release is not None:
         Finalize(None, release, exitpriority=10)
+
+
+PARENT_POLL_SECONDS = 0.5
+"""How often a worker process looks whether the process that started it still lives."""
+
+
+def _end_with_parent(parent: int) -> None:
+    """End this worker once its parent is gone (killed, say, with no chance to close the
+    pool): a worker left behind would play its game to the end for nobody, then wait for
+    ever. Its UCI engines see their input close and end too."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_SECONDS)
+    os._exit(1)
 
 
 # --- Ray ----------------------------------------------------------------------------------------
