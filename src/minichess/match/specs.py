@@ -46,6 +46,7 @@ import shlex
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from minichess.engine import LEVELS, MAX_LEVEL
 from minichess.errors import MinichessError
@@ -115,7 +116,7 @@ class PlayerSpec:
             assert self.argument is not None, "parse_player gives level: and uci: an argument"
             if self.kind == "level":
                 options = dict(self.engine_options)
-                techniques: dict[str, bool | int] = {
+                techniques: dict[str, Any] = {
                     field: options[name] == "1"
                     for name, field in _TECHNIQUE_OPTIONS.items() if name in options}
                 if "quiescence" in options:

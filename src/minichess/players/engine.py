@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any
 
 from minichess.engine import MAX_LEVEL, Engine, Limit, Techniques
 from minichess.engine.weights import starting_weights, variant_weights
@@ -19,12 +20,12 @@ class EnginePlayer(Player):
     ``limit`` (by default a tenth of a second per move).
 
     ``techniques`` sets search techniques by the names of :class:`~minichess.engine.Techniques`'
-    fields (the others stay the variant's choice) and
+    fields and their values (the others stay the variant's choice) and
     ``weights`` plays with the untuned evaluation (``"start"``) or the weights in a file (its
     path): for measuring what each is worth by matches."""
 
     def __init__(self, level: int = MAX_LEVEL, limit: Limit | None = None, seed: int | None = None,
-                 hash_mb: int = 16, techniques: Mapping[str, bool | int] | None = None,
+                 hash_mb: int = 16, techniques: Mapping[str, Any] | None = None,
                  weights: str | None = None) -> None:
         self.name = f"level:{level}"
         self.engine = Engine(level=level, seed=seed, hash_mb=hash_mb)
