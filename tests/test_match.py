@@ -205,12 +205,17 @@ def test_an_interrupted_match_keeps_the_games_it_finished(monkeypatch, tmp_path)
     assert [game.headers["Round"] for game in read_pgn_file(pgn)] == ["1"]
 
 
+def _stat_fields(pid: int) -> list[str]:
+    """The fields of /proc/PID/stat after the command's name: state, parent, ... (Linux)."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
 def _workers(pid: int) -> set[int]:
-    """The worker processes that process ``pid`` started (from Linux's /proc)."""
+    """The worker processes that process ``pid`` started."""
     workers = set()
     for process in Path("/proc").glob("[0-9]*"):
         try:
-            parent = int((process / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            parent = int(_stat_fields(int(process.name))[1])
             command = (process / "cmdline").read_bytes()
         except OSError:  # the process ended meanwhile
             continue
@@ -242,7 +247,7 @@ def test_the_workers_end_when_the_match_is_killed():
 def _running(pid: int) -> bool:
     """Whether process ``pid`` runs (it is not gone, nor a zombie left for its parent)."""
     try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+        return _stat_fields(pid)[0] != "Z"
     except OSError:
         return False
 
