@@ -1,0 +1,105 @@
+"""A change's effect on the score against a common opponent, compared game by game.
+
+Two matches against the same opponent with the same ``--seed`` give game N the same opening
+and colours. Played at the same time, one by the engine with a change and one without it,
+their PGNs are compared pair by pair (the ``Round`` header): the mean difference of our score
+per game, with its standard error, is the change's effect on the score against that opponent
+(docs/engine.md, "Testing a change"). Pairing removes the openings' share of the noise.
+
+    python benchmarks/paired.py --with new46.pgn new47.pgn --without old46.pgn old47.pgn
+
+The files pair in order (the first of ``--with`` with the first of ``--without``); our player
+is the one that is not ``--opponent`` (default fairy-stockfish). Exit status 2 for files that
+cannot be read or that do not pair.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from dataclasses import asdict, dataclass
+
+from minichess.errors import MinichessError
+from minichess.notation.pgn import read_pgn_file
+
+_POINTS = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}
+
+
+@dataclass(frozen=True)
+class Paired:
+    """The comparison of the two sides' scores over their common games."""
+
+    games: int
+    score_with: float
+    score_without: float
+    difference: float
+    """Mean score per game with the change minus without it (points per game)."""
+    standard_error: float
+
+
+def our_scores(path: str, opponent: str) -> dict[int, float]:
+    """Our points in each finished game of the PGN file at ``path``, by round."""
+    scores = {}
+    for game in read_pgn_file(path):
+        headers = game.headers
+        result = headers.get("Result", "*")
+        if result not in _POINTS:
+            continue
+        if opponent not in (headers.get("White"), headers.get("Black")):
+            raise MinichessError(f"{path}: {opponent!r} plays neither side of round "
+                                 f"{headers.get('Round', '?')}")
+        white, black = _POINTS[result]
+        scores[int(headers.get("Round", "0"))] = black if headers["White"] == opponent else white
+    return scores
+
+
+def compare(with_change: list[dict[int, float]], without: list[dict[int, float]]) -> Paired:
+    """Pair the games of each match with the change with those of its partner by round."""
+    first, second = [], []
+    for a, b in zip(with_change, without, strict=True):
+        for number in sorted(a.keys() & b.keys()):
+            first.append(a[number])
+            second.append(b[number])
+    n = len(first)
+    if n < 2:
+        raise MinichessError(f"{n} paired games: at least 2 are needed")
+    differences = [x - y for x, y in zip(first, second, strict=True)]
+    mean = sum(differences) / n
+    variance = sum((d - mean) ** 2 for d in differences) / (n - 1)
+    return Paired(n, sum(first) / n, sum(second) / n, mean, math.sqrt(variance / n))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--with", dest="with_change", nargs="+", required=True, metavar="PGN",
+                        help="the matches of the engine with the change")
+    parser.add_argument("--without", nargs="+", required=True, metavar="PGN",
+                        help="the matches without it, in the same order")
+    parser.add_argument("--opponent", default="fairy-stockfish",
+                        help="the common opponent's name in the PGNs (default %(default)s)")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv)
+    if len(args.with_change) != len(args.without):
+        parser.error("--with and --without need as many files each")
+    try:
+        paired = compare([our_scores(path, args.opponent) for path in args.with_change],
+                         [our_scores(path, args.opponent) for path in args.without])
+    except (MinichessError, OSError) as error:
+        print(f"paired.py: {error}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(asdict(paired)))
+    else:
+        low = paired.difference - 1.96 * paired.standard_error
+        high = paired.difference + 1.96 * paired.standard_error
+        print(f"{paired.games} paired games: {100 * paired.score_with:.1f}% with the change, "
+              f"{100 * paired.score_without:.1f}% without; difference "
+              f"{100 * paired.difference:+.1f} points (standard error "
+              f"{100 * paired.standard_error:.1f}; 95%: {100 * low:+.1f} to {100 * high:+.1f})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
