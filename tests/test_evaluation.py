@@ -26,8 +26,8 @@ def test_the_attacks_on_the_squares_around_the_king():
 
 
 def test_the_count_of_attacked_squares_does_not_ask_who_defends_them():
-    # a white rook on b2 defends a2 and b1; Black still attacks both (and the rook, on f2 and
-    # b6 at most, reaches none of e5, e6, f5 around Black's king in the corner)
+    # a white rook on b2 defends a2 and b1; Black still attacks both, and the rook reaches
+    # none of e5, e6 and f5, the squares around Black's king in the corner
     with_rook = "5k/6/2q3/2n3/1R4/K5 w - - 0 1"
     assert feature(with_rook, "W_KING_ZONE") == 2
     assert feature(with_rook, "W_KING_ATTACKERS") == 2
