@@ -23,8 +23,7 @@ from dataclasses import asdict, dataclass
 
 from minichess.errors import MinichessError
 from minichess.notation.pgn import read_pgn_file
-
-_POINTS = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}
+from minichess.outcome import WHITE_SCORES
 
 
 @dataclass(frozen=True)
@@ -45,13 +44,14 @@ def our_scores(path: str, opponent: str) -> dict[int, float]:
     for game in read_pgn_file(path):
         headers = game.headers
         result = headers.get("Result", "*")
-        if result not in _POINTS:
+        if result not in WHITE_SCORES:
             continue
         if opponent not in (headers.get("White"), headers.get("Black")):
             raise MinichessError(f"{path}: {opponent!r} plays neither side of round "
                                  f"{headers.get('Round', '?')}")
-        white, black = _POINTS[result]
-        scores[int(headers.get("Round", "0"))] = black if headers["White"] == opponent else white
+        white = WHITE_SCORES[result]
+        ours = 1 - white if headers["White"] == opponent else white
+        scores[int(headers.get("Round", "0"))] = ours
     return scores
 
 

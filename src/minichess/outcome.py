@@ -32,6 +32,9 @@ class Termination(Enum):
     """A player failed: it crashed, sent an illegal move or no move at all."""
 
 
+WHITE_SCORES = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
+"""White's points for each result of a finished game (Black's are 1 minus them)."""
+
 _CORE_REASONS = {
     layout.END_KING_CAPTURED: Termination.KING_CAPTURED,
     layout.END_MOVE_LIMIT: Termination.MOVE_LIMIT,

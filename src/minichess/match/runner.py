@@ -32,13 +32,13 @@ from minichess.match.pool import StopEvent, open_pool
 from minichess.match.specs import PlayerSpec, parse_player
 from minichess.match.sprt import Decision, Pentanomial, Sprt, pentanomial
 from minichess.notation.pgn import write_pgn
+from minichess.outcome import WHITE_SCORES
 from minichess.pieces import BLACK, WHITE, Color, color_name
 from minichess.players import Player
 from minichess.variants import VariantDefinition, get_variant
 
 DEFAULT_TIME_CONTROL = "10+0.1"
 EVENT = "minichess match"
-_SCORES = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 
 
 @dataclass(frozen=True)
@@ -311,7 +311,7 @@ def _play_game(task: _GameTask) -> GameReport:
         game.headers["Forfeit"] = failure
     outcome = game.outcome()
     assert outcome is not None, "the game was played out"
-    white_score = _SCORES[outcome.result()]
+    white_score = WHITE_SCORES[outcome.result()]
     return GameReport(
         round=task.round,
         white=white[1],

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from minichess.errors import MinichessError
+from minichess.outcome import WHITE_SCORES
 from minichess.protocols.imcs.protocol import BASE_RATING, rating_change
 
 SCHEMA_VERSION = 1
@@ -179,7 +180,6 @@ class PairingRow:
     result: str | None
 
 
-_SCORES = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 
 
 class Store:
@@ -332,8 +332,8 @@ class Store:
             white_rating = self._rating_in(db, game.white, variant)
             black_rating = self._rating_in(db, game.black, variant)
             white_change = black_change = 0
-            if rated and game.white != game.black and result in _SCORES:
-                score = _SCORES[result]
+            if rated and game.white != game.black and result in WHITE_SCORES:
+                score = WHITE_SCORES[result]
                 white_change = rating_change(white_rating, black_rating, score)
                 black_change = rating_change(black_rating, white_rating, 1.0 - score)
                 for name, rating, change in ((game.white, white_rating, white_change),
