@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from minichess import Board
 from minichess.cli.main import main
 from minichess.engine.weights import starting_weights
 from minichess.game import Game, TimeControl
@@ -382,3 +383,12 @@ def test_an_engine_player_can_take_its_weights_from_a_file(tmp_path):
     assert result.games_played == 2
     with pytest.raises(PlayerSpecError, match="unknown option"):
         parse_player(f"level:3,weights={tmp_path / 'missing.json'}")
+
+
+def test_a_match_can_play_every_game_from_the_start_position():
+    result = play_match(["greedy", "random"], "csc111", games=4, time_control="5+0.1",
+                        concurrency=1, seed=1, from_start=True)
+    start = Board("csc111").fen()
+    assert [read_pgn(game.pgn)[0].start_fen for game in result.games] in ([start] * 4,
+                                                                          [None] * 4)
+    assert [game.white for game in result.games] == ["greedy", "random", "greedy", "random"]

@@ -64,6 +64,9 @@ def register(commands: argparse._SubParsersAction) -> None:
                         help="games played at once (default: the number of cores)")
     parser.add_argument("--pgn", metavar="FILE", help="write all games to FILE as PGN")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--start", action="store_true",
+                        help="play every game from the variant's start position (colours still"
+                        " alternate) instead of balanced openings")
     parser.add_argument("--seed", type=int, default=None, metavar="S",
                         help="seed of the openings (default: random; the report gives it)")
     parser.add_argument("--sprt", metavar="ELO0,ELO1",
@@ -97,7 +100,8 @@ def run(args: argparse.Namespace) -> None:
 
         try:
             result = play_match(args.players, args.variant, games, args.time, args.concurrency,
-                                args.seed, on_game=on_game, sprt=sprt, ray=args.ray)
+                                args.seed, on_game=on_game, sprt=sprt, ray=args.ray,
+                                from_start=args.start)
         finally:
             if pgn_file is not None:
                 pgn_file.close()

@@ -15,8 +15,10 @@ The features, each counted for White minus Black:
   the side to move and the other;
 - the move (tempo).
 
-The score is linear in the weights, so one definition serves both the search (``evaluate``)
-and tuning (the feature vector, ``evaluate_features``, see ``tuning.py``).
+The score is linear in the weights, so one definition serves both the search
+(``weighted_sum``) and tuning (the feature vector, ``evaluate_features``, see ``tuning.py``).
+Where the variant has a network (``network.py``: its block follows the ``WEIGHT_COUNT`` linear
+weights), the evaluation (``evaluate``) adds the network's score to the weighted sum.
 """
 
 
@@ -37,6 +39,7 @@ from minichess.core.layout import (
     STM,
 )
 from minichess.core.movegen import move_set, pawn_captures, piece_attacks
+from minichess.engine.network import network_score
 
 W_MATERIAL = 0  # + piece type
 W_MOBILITY = 8  # + piece type: per square a piece can move to
@@ -179,7 +182,7 @@ def _threats_to(pos, tab, weights, features, record, colour, own_maps, enemy_map
 
 
 def _evaluation_kernel(record: bool, doc: str):
-    """The evaluation compiled with or without recording the features (``record`` is a
+    """The weighted sum compiled with or without recording the features (``record`` is a
     constant of the compiled code: the search's evaluation does no recording work)."""
 
     def evaluation(pos, tab, weights, features):
@@ -202,14 +205,27 @@ def _evaluation_kernel(record: bool, doc: str):
     return kernel()(evaluation)
 
 
-evaluate = _evaluation_kernel(
+weighted_sum = _evaluation_kernel(
     False,
-    """Score of the position in centipawns for the side to move (``features`` is not used).""",
+    """The weighted sum of the features in centipawns for the side to move (``features`` is
+    not used).""",
 )
 evaluate_features = _evaluation_kernel(
     True,
-    """``evaluate``, also adding the feature values (White's minus Black's) to ``features``.""",
+    """``weighted_sum``, also adding the feature values (White's minus Black's) to
+    ``features``.""",
 )
+
+
+@kernel()
+def evaluate(pos, tab, weights, units):
+    """Score of the position in centipawns for the side to move: the weighted sum, plus the
+    network's score where the variant has one (``units``: room for its accumulators, an int64
+    array of ``network.UNITS`` entries)."""
+    score = weighted_sum(pos, tab, weights, units)
+    if weights.shape[0] > WEIGHT_COUNT:
+        score += network_score(pos, tab, weights, WEIGHT_COUNT, units)
+    return score
 
 
 @leaf_kernel

@@ -59,7 +59,13 @@ from minichess.core.layout import (
     ROOK,
     STM,
 )
-from minichess.core.makemove import make_null_move, play, take_back, unmake_null_move
+from minichess.core.makemove import (
+    UNDO_CAPTURED,
+    make_null_move,
+    play,
+    take_back,
+    unmake_null_move,
+)
 from minichess.core.move_code import from_to, is_drop, move_origin, move_piece, move_target
 from minichess.core.movegen import GEN_CAPTURES, attackers, in_check
 from minichess.core.rules import (
@@ -74,7 +80,14 @@ from minichess.core.rules import (
     prepare_rules,
     rule_end,
 )
-from minichess.engine.evaluation import W_MATERIAL, evaluate
+from minichess.engine.evaluation import W_MATERIAL, WEIGHT_COUNT, weighted_sum
+from minichess.engine.network import (
+    ACCUMULATOR_ROW,
+    network_score_at,
+    record_move,
+    record_new,
+    record_same,
+)
 
 MATE = 30000
 MATE_BOUND = MATE - 1000
@@ -225,8 +238,9 @@ def tt_store(tt, key, move, score, depth, bound, ply, generation, static_eval):
 
 
 @kernel()
-def static_eval(pos, tab, weights, evals, scratch, control):
-    """Evaluation plus the weaker levels' deterministic noise (``scratch``: unused features).
+def static_eval(pos, tab, weights, evals, accumulators, ply, control):
+    """Evaluation plus the weaker levels' deterministic noise (``accumulators``: the network's
+    working room).
 
     ``evals`` remembers the evaluations of recently seen positions by their key: the search
     reaches many positions again by other move orders, and evaluating is a large part of it."""
@@ -235,7 +249,9 @@ def static_eval(pos, tab, weights, evals, scratch, control):
     if evals[slot, 0] == key:
         score = evals[slot, 1]
     else:
-        score = evaluate(pos, tab, weights, scratch)
+        score = weighted_sum(pos, tab, weights, accumulators[ply])
+        if weights.shape[0] > WEIGHT_COUNT:
+            score += network_score_at(pos, tab, weights, WEIGHT_COUNT, accumulators, ply)
         evals[slot, 0] = key
         evals[slot, 1] = score
     amplitude = control[C_NOISE]
@@ -587,18 +603,18 @@ def game_over_score(pos, tab, undo, sp, ply, repetition_rule):
 
 
 @kernel()
-def enter_quiescence(pos, tab, weights, undo, sp, ply, frames, moves, evals, scratch, control,
+def enter_quiescence(pos, tab, weights, undo, sp, ply, frames, moves, evals, accumulators, control,
                      check_legality):
     """Step 5: quiescence. The side to move may stand pat on its evaluation (not in check nor
     where a capture is forced); otherwise the captures, or all moves where it must move so.
     Returns RETURN (score in ``F_BEST``) or SEARCH_MOVES."""
     f = frames[ply]
     if -f[F_DEPTH] >= control[C_QUIESCENCE_PLIES]:
-        f[F_BEST] = static_eval(pos, tab, weights, evals, scratch, control)
+        f[F_BEST] = static_eval(pos, tab, weights, evals, accumulators, ply, control)
         return RETURN
     may_stand = f[F_CHECK] == 0 and tab[FLAGS, F_COMPULSORY] == 0
     if may_stand:
-        stand = static_eval(pos, tab, weights, evals, scratch, control)
+        stand = static_eval(pos, tab, weights, evals, accumulators, ply, control)
         f[F_EVAL] = stand
         f[F_BEST] = stand
         if stand >= f[F_BETA]:
@@ -607,7 +623,7 @@ def enter_quiescence(pos, tab, weights, undo, sp, ply, frames, moves, evals, scr
     n = quiescence_moves(pos, tab, moves[ply], undo, sp, f[F_CHECK], check_legality)
     f[F_COUNT] = n
     if n < 0:
-        f[F_BEST] = static_eval(pos, tab, weights, evals, scratch, control)
+        f[F_BEST] = static_eval(pos, tab, weights, evals, accumulators, ply, control)
         return RETURN
     if n == 0:
         if not may_stand:
@@ -617,7 +633,7 @@ def enter_quiescence(pos, tab, weights, undo, sp, ply, frames, moves, evals, scr
 
 
 @kernel()
-def enter_node(pos, tab, weights, undo, sp, ply, frames, moves, tt, evals, scratch, control,
+def enter_node(pos, tab, weights, undo, sp, ply, frames, moves, tt, evals, accumulators, control,
                check_legality):
     """Steps 1 to 7 for the node at ``ply``: returns RETURN (its score in ``F_BEST``),
     TRY_NULL_MOVE, or SEARCH_MOVES with the moves generated (``F_COUNT``)."""
@@ -634,7 +650,7 @@ def enter_node(pos, tab, weights, undo, sp, ply, frames, moves, tt, evals, scrat
     if ply > 0 and f[F_EXCLUDED] == 0:
         ret = game_over_score(pos, tab, undo, sp, distance, tab[FLAGS, F_REPETITION] != 0)
         if ret == INFINITE and ply >= MAX_PLY - 1:
-            ret = static_eval(pos, tab, weights, evals, scratch, control)
+            ret = static_eval(pos, tab, weights, evals, accumulators, ply, control)
         if ret != INFINITE:
             f[F_BEST] = ret
             return RETURN
@@ -667,7 +683,7 @@ def enter_node(pos, tab, weights, undo, sp, ply, frames, moves, tt, evals, scrat
             return RETURN
     if f[F_QUIESCENCE] != 0:
         return enter_quiescence(pos, tab, weights, undo, sp, ply, frames, moves, evals,
-                                scratch, control, check_legality)
+                                accumulators, control, check_legality)
     if tab[FLAGS, F_COMPULSORY] != 0:
         f[F_MUST_CAPTURE] = 1 if moves_of_kinds(pos, tab, moves[ply], undo, sp, GEN_CAPTURES,
                                                 True, check_legality) > 0 else 0
@@ -677,7 +693,7 @@ def enter_node(pos, tab, weights, undo, sp, ply, frames, moves, tt, evals, scrat
     elif data != 0 and tt_eval(data) != NO_EVAL and control[C_NOISE] == 0:
         f[F_EVAL] = tt_eval(data)
     else:
-        f[F_EVAL] = static_eval(pos, tab, weights, evals, scratch, control)
+        f[F_EVAL] = static_eval(pos, tab, weights, evals, accumulators, ply, control)
     f[F_IMPROVING] = 1
     if f[F_EXCLUDED] != 0:
         f[F_IMPROVING] = frames[ply - 1, F_IMPROVING]
@@ -692,7 +708,7 @@ def enter_node(pos, tab, weights, undo, sp, ply, frames, moves, tt, evals, scrat
         f[F_DEPTH] = 0
         f[F_QUIESCENCE] = 1
         return enter_quiescence(pos, tab, weights, undo, sp, ply, frames, moves, evals,
-                                scratch, control, check_legality)
+                                accumulators, control, check_legality)
     if action != SEARCH_MOVES:
         return action
     return generate_moves(pos, tab, undo, sp, ply, frames, moves, check_legality)
@@ -894,7 +910,7 @@ class SearchMemory:
         self.order = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
         self.tried_quiets = np.zeros((MAX_PLY + 1, TRIED_MAX), dtype=np.int64)
         self.tried_captures = np.zeros((MAX_PLY + 1, TRIED_MAX), dtype=np.int64)
-        self.scratch = np.zeros(1)
+        self.accumulators = np.zeros((MAX_PLY + 1, ACCUMULATOR_ROW), dtype=np.int64)
 
     def forget(self) -> None:
         """Clear what earlier searches learnt (a new game)."""
@@ -932,7 +948,7 @@ def search(pos: np.ndarray, tab: np.ndarray, weights: np.ndarray, undo: np.ndarr
     return int(compiled(pos, tab, weights, undo, sp0, depth, alpha, beta, m.tt, m.evals,
                         m.killers, m.counters, m.quiet_history, m.continuation,
                         m.capture_history, m.pv, m.control, m.frames, m.moves, m.order,
-                        m.tried_quiets, m.tried_captures, REDUCTIONS, m.scratch))
+                        m.tried_quiets, m.tried_captures, REDUCTIONS, m.accumulators))
 
 
 @cache
@@ -946,30 +962,33 @@ def search_kernel(check_legality: bool) -> Callable[..., int]:
 @kernel()  # these two are compiled on first use: a program plays few kinds of variant
 def _search_no_check(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers,
                      counters, quiet_history, continuation, capture_history, pv, control,
-                     frames, moves, order, tried_quiets, tried_captures, reductions, scratch):
+                     frames, moves, order, tried_quiets, tried_captures, reductions,
+                     accumulators):
     """``search`` where the king is not royal."""
     return _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers,
                    counters, quiet_history, continuation, capture_history, pv, control, frames,
-                   moves, order, tried_quiets, tried_captures, reductions, scratch, False)
+                   moves, order, tried_quiets, tried_captures, reductions, accumulators, False)
 
 
 @kernel()
 def _search_with_check(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers,
                        counters, quiet_history, continuation, capture_history, pv, control,
-                       frames, moves, order, tried_quiets, tried_captures, reductions, scratch):
+                       frames, moves, order, tried_quiets, tried_captures, reductions,
+                       accumulators):
     """``search`` where the king is royal."""
     return _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers,
                    counters, quiet_history, continuation, capture_history, pv, control, frames,
-                   moves, order, tried_quiets, tried_captures, reductions, scratch, True)
+                   moves, order, tried_quiets, tried_captures, reductions, accumulators, True)
 
 
 @leaf_kernel
 def _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers, counters,
             quiet_history, continuation, capture_history, pv, control, frames, moves, order,
-            tried_quiets, tried_captures, reductions, scratch, check_legality):
+            tried_quiets, tried_captures, reductions, accumulators, check_legality):
     """``search`` in its buffers: the state machine over the frames."""
     generation = control[C_TT_GENERATION]
     control[C_ABORTED] = 0
+    record_new(accumulators, 0)
     frames[0, :] = 0
     frames[0, F_ALPHA] = alpha
     frames[0, F_BETA] = beta
@@ -993,12 +1012,13 @@ def _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers
                 control[C_SELDEPTH] = ply
             pv[ply, 0] = 0
             action = enter_node(pos, tab, weights, undo, sp, ply, frames, moves, tt, evals,
-                                scratch, control, check_legality)
+                                accumulators, control, check_legality)
             if action == RETURN:
                 ret = f[F_BEST]
                 returning = True
             elif action == TRY_NULL_MOVE:
                 make_null_move(pos, tab, undo, sp)
+                record_same(accumulators, ply + 1)
                 new_child(frames, ply, -f[F_BETA], -f[F_BETA] + 1, null_move_depth(f), 0, 0,
                           1 - f[F_CUT_NODE])
                 frames[ply + 1, F_NULL] = 1
@@ -1011,6 +1031,7 @@ def _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers
                             continuation, capture_history)
                 f[F_STATE] = NEXT
                 if singular_search(frames, ply, control):
+                    record_same(accumulators, ply + 1)
                     f[F_STATE] = AFTER_SINGULAR
                     ply += 1
                 continue
@@ -1123,6 +1144,7 @@ def _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers
                 move = candidate
                 break
             if move != 0:
+                record_move(accumulators, ply + 1, pos, move, undo[sp, UNDO_CAPTURED])
                 f[F_QUIET] = 1 if quiet else 0
                 if f[F_QUIESCENCE] == 0:  # the child looks up its table entry first thing
                     prefetch(tt, pos[HASH] & (tt.shape[0] - 1))

@@ -1,7 +1,9 @@
 """Evaluation weights per variant: tuned weights shipped as data, or a starting point.
 
 Tuned weights live in ``weights/<variant>.json`` (written by ``tuning.py``); a variant without
-such a file starts from ``starting_weights``, built from its definition.
+such a file starts from ``starting_weights``, built from its definition. A variant's network
+(``network.py``), where it has one, lives in ``weights/<variant>.npz`` (written by
+``training.py``); its block follows the linear weights in the array the engine uses.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from minichess.engine.evaluation import (
     W_TEMPO,
     WEIGHT_COUNT,
 )
+from minichess.engine.network import block_size
 from minichess.errors import MinichessError
 from minichess.variants import VariantDefinition, get_variant
 from minichess.variants.definition import Royalty
@@ -63,10 +66,16 @@ def _load(path: Path) -> tuple[int, ...] | None:
     return tuple(data["weights"])
 
 
-def variant_weights(variant: str | VariantDefinition, path: str | Path | None = None) -> np.ndarray:
-    """The evaluation weights the engine uses for ``variant`` (a fresh array): those in its
-    weights file, or in the weights file at ``path`` (as ``tuning.py`` writes them).
-    Raises MinichessError for a file at ``path`` that does not hold weights."""
+NO_NETWORK = "none"
+"""``variant_weights``' ``network`` for an evaluation without the variant's network."""
+
+
+def variant_weights(variant: str | VariantDefinition, path: str | Path | None = None,
+                    network: str | Path | None = None) -> np.ndarray:
+    """The evaluation parameters the engine uses for ``variant`` (a fresh array): the weights
+    in its weights file, or in the weights file at ``path`` (as ``tuning.py`` writes them),
+    followed by the block of its network, or of the network in the file ``network``
+    (``NO_NETWORK``: none). Raises MinichessError for a file that does not hold them."""
     definition = get_variant(variant)
     weights = starting_weights(definition)
     tuned = _load(Path(path) if path is not None else WEIGHTS_DIR / f"{definition.name}.json")
@@ -74,4 +83,27 @@ def variant_weights(variant: str | VariantDefinition, path: str | Path | None = 
         weights[: len(tuned)] = tuned  # older files lack the newer features: they start at 0
     elif path is not None:
         raise MinichessError(f"{path}: no {WEIGHT_COUNT} evaluation weights there")
-    return weights
+    if network == NO_NETWORK:
+        return weights
+    block = _load_network(Path(network) if network is not None
+                          else WEIGHTS_DIR / f"{definition.name}.npz")
+    if block is None:
+        if network is not None:
+            raise MinichessError(f"{network}: no network there")
+        return weights
+    return np.concatenate([weights, block])
+
+
+@cache
+def _load_network(path: Path) -> np.ndarray | None:
+    """The network block in a file as ``training.py`` writes it (None without the file)."""
+    if not path.exists():
+        return None
+    try:
+        with np.load(path) as data:
+            block = np.asarray(data["block"], dtype=np.int64)
+    except (OSError, ValueError, KeyError) as error:
+        raise MinichessError(f"{path}: not a network file ({error})") from None
+    if block.ndim != 1 or len(block) == 0 or len(block) != block_size(int(block[0])):
+        raise MinichessError(f"{path}: the network's parameters are incomplete")
+    return block

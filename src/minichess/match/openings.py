@@ -54,7 +54,7 @@ def balanced_openings(
     """
     variant = get_variant(variant)
     found = _new_openings(variant, seed, plies, max_centipawns, count * ATTEMPTS_PER_OPENING)
-    return list(itertools.islice(found, count)) or [_start(variant)]
+    return list(itertools.islice(found, count)) or [start_opening(variant)]
 
 
 def opening_cycle(
@@ -80,7 +80,7 @@ def opening_cycle(
         yield opening
         if len(found) == count:
             break
-    yield from itertools.cycle(found or [_start(variant)])
+    yield from itertools.cycle(found or [start_opening(variant)])
 
 
 def _new_openings(variant: VariantDefinition, seed: int, plies: tuple[int, int],
@@ -107,8 +107,8 @@ def _new_openings(variant: VariantDefinition, seed: int, plies: tuple[int, int],
             yield Opening(fen, tuple(move.uci() for move in board.move_stack), info.score)
 
 
-def _start(variant: VariantDefinition) -> Opening:
-    """The start position as the opening of last resort."""
+def start_opening(variant: VariantDefinition) -> Opening:
+    """The start position as an opening (of last resort, or for games from the start)."""
     return Opening(Board(variant).fen(), (), 0)
 
 

@@ -18,6 +18,7 @@ a Ray cluster given by ``ray`` (see :mod:`minichess.match.pool`).
 from __future__ import annotations
 
 import datetime
+import itertools
 import random
 import time
 from collections import Counter
@@ -27,7 +28,7 @@ from dataclasses import dataclass, field
 from minichess.errors import MinichessError
 from minichess.game import Game, TimeControl, parse_time_control
 from minichess.match.elo import EloEstimate, elo_estimate
-from minichess.match.openings import Opening, opening_cycle
+from minichess.match.openings import Opening, opening_cycle, start_opening
 from minichess.match.pool import StopEvent, open_pool
 from minichess.match.specs import PlayerSpec, parse_player
 from minichess.match.sprt import Decision, Pentanomial, Sprt, pentanomial
@@ -190,6 +191,7 @@ def play_match(
     on_game: GameCallback | None = None,
     sprt: Sprt | None = None,
     ray: str | None = None,
+    from_start: bool = False,
 ) -> MatchResult:
     """Play ``games`` games between two players and return the result.
 
@@ -202,6 +204,8 @@ def play_match(
     ``sprt`` stops the match as soon as the test decides (``games`` is then at most that many,
     or unbounded if None); ``ray`` plays the games on the Ray cluster at that address
     (``"auto"``: a local Ray instance started for the match) instead of local processes.
+    ``from_start`` plays every game from the variant's start position instead of balanced
+    openings (the players still change colours from game to game).
     Raises MinichessError for bad arguments.
 
     The workers are started with the ``spawn`` method, which imports the main module again:
@@ -214,7 +218,7 @@ def play_match(
     seed = random.randrange(2**31) if seed is None else seed
     names = (specs[0].display_name, specs[1].display_name)
     result = MatchResult(names, variant.name, str(clock), seed, sprt=sprt)
-    tasks = _game_tasks(variant, games, seed, clock, names)
+    tasks = _game_tasks(variant, games, seed, clock, names, from_start)
     with open_pool(concurrency, _start_worker, (specs,), ray, limit=games) as pool:
         for report in pool.results(_play_game, tasks):
             result.games.append(report)
@@ -243,9 +247,11 @@ def _check_game_count(games: int | None, sprt: Sprt | None) -> None:
 
 
 def _game_tasks(variant: VariantDefinition, games: int | None, seed: int, clock: TimeControl,
-                names: tuple[str, str]) -> Iterator[_GameTask]:
-    """The match's games in order, each pair from the next opening (found as needed)."""
-    openings = opening_cycle(variant, seed, None if games is None else (games + 1) // 2)
+                names: tuple[str, str], from_start: bool) -> Iterator[_GameTask]:
+    """The match's games in order, each pair from the next opening (found as needed), or all
+    from the start position."""
+    openings = (itertools.repeat(start_opening(variant)) if from_start else
+                opening_cycle(variant, seed, None if games is None else (games + 1) // 2))
     for pair, opening in enumerate(openings):
         for number in (2 * pair, 2 * pair + 1):
             if games is not None and number >= games:

@@ -22,16 +22,18 @@ class EnginePlayer(Player):
     ``techniques`` sets search techniques by the names of :class:`~minichess.engine.Techniques`'
     fields and their values (the others stay the variant's choice) and
     ``weights`` plays with the untuned evaluation (``"start"``) or the weights in a file (its
-    path): for measuring what each is worth by matches."""
+    path), ``network`` without the variant's network (``"none"``) or with the one in a file:
+    for measuring what each is worth by matches."""
 
     def __init__(self, level: int = MAX_LEVEL, limit: Limit | None = None, seed: int | None = None,
                  hash_mb: int = 16, techniques: Mapping[str, Any] | None = None,
-                 weights: str | None = None) -> None:
+                 weights: str | None = None, network: str | None = None) -> None:
         self.name = f"level:{level}"
         self.engine = Engine(level=level, seed=seed, hash_mb=hash_mb)
         self.limit = limit or Limit(time=0.1)
         self._techniques = dict(techniques or {})
         self._weights = weights
+        self._network = network
 
     def new_game(self, variant: VariantDefinition) -> None:
         """Forget the previous game (transposition table, killers, history)."""
@@ -55,5 +57,6 @@ class EnginePlayer(Player):
         self.engine.techniques = replace(Techniques.for_variant(variant), **self._techniques)
         if self._weights == "start":
             self.engine.use_weights(variant, starting_weights(variant))
-        elif self._weights is not None:
-            self.engine.use_weights(variant, variant_weights(variant, self._weights))
+        elif self._weights is not None or self._network is not None:
+            self.engine.use_weights(variant, variant_weights(variant, self._weights,
+                                                             self._network))

@@ -1,0 +1,218 @@
+"""A small neural network added to the evaluation: learnt corrections to the weighted sum.
+
+The network sees the pieces on their squares twice, once from each side's point of view (the
+board flipped for Black), as the efficiently updatable networks of the strong engines do:
+
+- input features: ``colour seen from the viewer (own 0, enemy 1) * 384 + (type - 1) * 64 +
+  square seen from the viewer``, 768 in all (boards up to 8x8 share the layout);
+- for each viewer an accumulator of ``hidden`` units: a bias plus one column of the input
+  weights per piece on the board, clipped to 0..1 (``ACTIVATION``);
+- the output: the side to move's units and then the other side's, times their output weights,
+  plus a bias, in centipawns for the side to move.
+
+Its parameters are integers (inputs and biases times ``ACTIVATION``, output weights times
+``OUTPUT``), stored after the linear weights in the evaluation's one parameter array, as a
+block that starts with the number of hidden units (0: no network). ``training.py`` fits them.
+"""
+
+import numpy as np
+
+from minichess.core.bits import ctz
+from minichess.core.jit import kernel, leaf_kernel
+from minichess.core.layout import BB, DROP, F_RANKS, FLAGS, MAILBOX, PAWN, STM
+
+INPUTS = 768
+"""Input features: 2 colours (own, enemy) times 6 piece types times 64 squares."""
+ACTIVATION = 256
+"""A hidden unit's value 1 (where it is clipped) in the integer network."""
+OUTPUT = 64
+"""Output weights are stored times this."""
+MAX_HIDDEN = 512
+"""The most hidden units per viewer a network may have."""
+
+# the block's fields, from its start
+N_HIDDEN = 0  # hidden units per viewer (0: no network)
+N_OUTPUT_BIAS = 1  # times ACTIVATION * OUTPUT
+N_OUTPUT_WEIGHTS = 2  # 2 * hidden: the side to move's units, then the other side's
+
+
+def block_size(hidden: int) -> int:
+    """Length of the parameter block of a network with ``hidden`` units per viewer."""
+    return N_OUTPUT_WEIGHTS + 2 * hidden + hidden + INPUTS * hidden if hidden else 1
+
+
+def input_feature(viewer, colour, piece_type, square, ranks):  # type: ignore[no-untyped-def]
+    """The input feature of a ``colour`` piece of ``piece_type`` on ``square`` seen by
+    ``viewer`` (0 White, 1 Black) on a board of ``ranks`` ranks: integers, or numpy arrays
+    of them (the kernels below compute the same).
+
+    >>> input_feature(0, 0, 1, 8, 6), input_feature(1, 0, 1, 8, 6)  # White's pawn on a2
+    (8, 416)
+    """
+    seen = square + viewer * (ranks - 1 - 2 * (square >> 3)) * 8  # Black sees the board flipped
+    return (colour ^ viewer) * 384 + (piece_type - 1) * 64 + seen
+
+
+# --- accumulators: one row per ply of the search, kept up to date move by move -----------------
+A_STATE = 0  # how the row's units relate to the position at its ply (A_*)
+A_MOVED = 1  # the move into the ply: the moving piece's code * 64 + origin (-1: a drop)
+A_TAKEN = 2  # the captured piece's code * 64 + square (-1: none)
+A_PLACED = 3  # the piece's code * 64 + target after the move (a promotion's new piece)
+A_UNITS = 4  # the units seen by White, then those seen by Black
+ACCUMULATOR_ROW = A_UNITS + 2 * MAX_HIDDEN
+UNITS = ACCUMULATOR_ROW
+"""Room for the accumulators of one position (``network_score``'s ``units``)."""
+A_VALID, A_SAME, A_AFTER_MOVE, A_REFRESH = range(4)
+"""The row's units are the position's; are the row above's (a null move, or the same position
+searched again); are the row above's after the move recorded; are to be computed afresh."""
+MAX_UPDATES = 6
+"""Beyond this many moves back to the last computed row, computing afresh is cheaper."""
+
+
+@leaf_kernel
+def _add_piece(params, inputs, hidden, units, at, code, square, ranks, sign):
+    """Add (``sign`` 1) or take away (-1) the input columns of the piece ``code`` on
+    ``square`` to the units of both viewers in ``units[at:]``."""
+    colour = code >> 3
+    kind = (code & 7) - 1
+    flipped = (ranks - 1 - (square >> 3)) * 8 + (square & 7)
+    white_view = inputs + (colour * 384 + kind * 64 + square) * hidden
+    black_view = inputs + ((1 - colour) * 384 + kind * 64 + flipped) * hidden
+    black_at = at + hidden
+    if sign > 0:
+        for unit in range(hidden):
+            units[at + unit] += params[white_view + unit]
+            units[black_at + unit] += params[black_view + unit]
+    else:
+        for unit in range(hidden):
+            units[at + unit] -= params[white_view + unit]
+            units[black_at + unit] -= params[black_view + unit]
+
+
+@leaf_kernel
+def _refresh(pos, tab, params, start, units, at):
+    """Compute the units of both viewers of ``pos`` into ``units[at:]``."""
+    hidden = params[start + N_HIDDEN]
+    biases = start + N_OUTPUT_WEIGHTS + 2 * hidden
+    inputs = biases + hidden
+    for unit in range(hidden):
+        units[at + unit] = params[biases + unit]
+        units[at + hidden + unit] = params[biases + unit]
+    ranks = tab[FLAGS, F_RANKS]
+    for colour in range(2):
+        for piece_type in range(1, 7):
+            pieces = pos[BB + colour * 8 + piece_type]
+            while pieces != 0:
+                square = ctz(pieces)
+                pieces &= pieces - 1
+                _add_piece(params, inputs, hidden, units, at, colour * 8 + piece_type, square,
+                           ranks, 1)
+
+
+@leaf_kernel
+def _output(params, start, units, at, mover):
+    """The network's score for ``mover`` from the units at ``units[at:]``."""
+    hidden = params[start + N_HIDDEN]
+    output_weights = start + N_OUTPUT_WEIGHTS
+    own = at + mover * hidden
+    other = at + (1 - mover) * hidden
+    total = params[start + N_OUTPUT_BIAS]
+    for unit in range(hidden):
+        total += params[output_weights + unit] * min(max(units[own + unit], 0), ACTIVATION)
+        total += (params[output_weights + hidden + unit]
+                  * min(max(units[other + unit], 0), ACTIVATION))
+    return total // (ACTIVATION * OUTPUT)
+
+
+@kernel()
+def network_score(pos, tab, params, start, units):
+    """The network's score in centipawns for the side to move (0 without a network) computed
+    afresh; its block starts at ``params[start]``, ``units`` has room for ``UNITS``."""
+    if params[start + N_HIDDEN] == 0:
+        return 0
+    _refresh(pos, tab, params, start, units, A_UNITS)
+    return _output(params, start, units, A_UNITS, pos[STM])
+
+
+@leaf_kernel
+def record_move(accumulators, ply, pos, move, captured):
+    """The move into ``ply`` was just played (``captured``: the piece code it took, 0 for
+    none): its changes, for the units of ``ply`` to be computed from those of the ply above."""
+    row = accumulators[ply]
+    target = (move >> 6) & 63
+    placed = pos[MAILBOX + target]
+    row[A_STATE] = A_AFTER_MOVE
+    if move & DROP:
+        row[A_MOVED] = -1
+    else:
+        moved = placed if (move >> 12) & 7 == 0 else (placed & 8) + PAWN
+        row[A_MOVED] = moved * 64 + (move & 63)
+    row[A_TAKEN] = captured * 64 + target if captured != 0 else -1
+    row[A_PLACED] = placed * 64 + target
+
+
+@leaf_kernel
+def record_same(accumulators, ply):
+    """The position at ``ply`` has the pieces of the ply above (a null move, or the same
+    position searched again)."""
+    accumulators[ply, A_STATE] = A_SAME
+
+
+@leaf_kernel
+def record_new(accumulators, ply):
+    """The position at ``ply`` is new to the accumulators (the root of a search)."""
+    accumulators[ply, A_STATE] = A_REFRESH
+
+
+@kernel()
+def network_score_at(pos, tab, params, start, accumulators, ply):
+    """``network_score`` in the search, from the accumulators of ``ply``: brought up to date
+    from the nearest row above that holds its position's units, move by move, or computed
+    afresh where that is nearer."""
+    if params[start + N_HIDDEN] == 0:
+        return 0
+    top = ply
+    while (top > 0 and ply - top < MAX_UPDATES
+           and (accumulators[top, A_STATE] == A_SAME
+                or accumulators[top, A_STATE] == A_AFTER_MOVE)):
+        top -= 1
+    if accumulators[top, A_STATE] != A_VALID:
+        _refresh(pos, tab, params, start, accumulators[ply], A_UNITS)
+        accumulators[ply, A_STATE] = A_VALID
+        return _output(params, start, accumulators[ply], A_UNITS, pos[STM])
+    hidden = params[start + N_HIDDEN]
+    inputs = start + N_OUTPUT_WEIGHTS + 3 * hidden
+    ranks = tab[FLAGS, F_RANKS]
+    for below in range(top + 1, ply + 1):
+        row = accumulators[below]
+        above = accumulators[below - 1]
+        for unit in range(A_UNITS, A_UNITS + 2 * hidden):
+            row[unit] = above[unit]
+        if row[A_STATE] == A_AFTER_MOVE:
+            if row[A_MOVED] >= 0:
+                _add_piece(params, inputs, hidden, row, A_UNITS, row[A_MOVED] >> 6,
+                           row[A_MOVED] & 63, ranks, -1)
+            if row[A_TAKEN] >= 0:
+                _add_piece(params, inputs, hidden, row, A_UNITS, row[A_TAKEN] >> 6,
+                           row[A_TAKEN] & 63, ranks, -1)
+            _add_piece(params, inputs, hidden, row, A_UNITS, row[A_PLACED] >> 6,
+                       row[A_PLACED] & 63, ranks, 1)
+        row[A_STATE] = A_VALID
+    return _output(params, start, accumulators[ply], A_UNITS, pos[STM])
+
+
+def network_block(input_weights: np.ndarray, biases: np.ndarray, output_weights: np.ndarray,
+                  output_bias: float) -> np.ndarray:
+    """The integer block of a network given in floats: ``input_weights`` (INPUTS x hidden),
+    ``biases`` (hidden), ``output_weights`` (2 * hidden, centipawns per unit), and
+    ``output_bias`` (centipawns)."""
+    hidden = biases.shape[0]
+    if not 0 < hidden <= MAX_HIDDEN or input_weights.shape != (INPUTS, hidden):
+        raise ValueError(f"a network needs 1 to {MAX_HIDDEN} hidden units and "
+                         f"{INPUTS} x hidden input weights")
+    return np.concatenate([
+        [hidden, round(output_bias * ACTIVATION * OUTPUT)],
+        np.round(output_weights * OUTPUT),
+        np.round(biases * ACTIVATION),
+        np.round(input_weights * ACTIVATION).reshape(-1),
+    ]).astype(np.int64)

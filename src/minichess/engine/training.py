@@ -1,0 +1,412 @@
+"""Train a variant's network (``network.py``) on positions of the engine's own games.
+
+The engine plays itself with a fixed number of nodes a move, from openings made varied by a
+few random moves (and, rarely, a random move in the first moves of a game). The quiet
+positions it meets (not in check, the move played no capture, not near a move limit, no
+forced end found) are kept with the search's score, the weighted sum of the evaluation and
+the game's result, each for the side to move. The network is then fitted so that the
+weighted sum plus its score predicts ``mix * sigmoid(search score) + (1 - mix) * result``
+(the search sees further than the evaluation; the result says who won): it learns what the
+weighted sum misses.
+
+    python -m minichess.engine.training --variant losalamos --games 20000 --nodes 8000 \\
+        --hidden 64 --epochs 20 --positions-file losalamos.npz
+
+writes ``src/minichess/engine/weights/<variant>.npz``, which the engine then uses (with
+``--verify GAMES``, only if it wins that match against the engine without it). The fitting
+needs PyTorch, an optional extra: ``pip install -e '.[train]'``. Games run ``--concurrency``
+at once (default: one per core) on local processes, or on a Ray cluster with ``--ray``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+import numpy as np
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from minichess.board import Board
+from minichess.core import layout as L
+from minichess.engine.engine import Engine, Limit
+from minichess.engine.evaluation import weighted_sum
+from minichess.engine.labelling import SCALE
+from minichess.engine.network import INPUTS, UNITS, input_feature, network_block
+from minichess.engine.weights import NO_NETWORK, WEIGHTS_DIR, variant_weights
+from minichess.errors import MinichessError
+from minichess.match.pool import open_pool
+from minichess.pieces import WHITE
+from minichess.variants import VariantDefinition, get_variant
+
+MIX = 0.75
+"""The share of the search's score in what the network learns (the rest: the game's result)."""
+RANDOM_MOVE_PLIES = 30
+"""Plies at the start of a game in which a random move may be played instead of the engine's."""
+RANDOM_MOVE_CHANCE = 0.04
+MAX_PLIES = 300
+NEAR_MOVE_LIMIT = 3 / 8
+"""As in tuning: positions in this last part of a move limit are not kept (they are drawn
+whatever the material)."""
+MAX_PIECES = 32
+"""Pieces a training position may have (the inputs of one viewer)."""
+
+
+@dataclass
+class Positions:
+    """Training positions: the board (``MAILBOX`` codes of its 64 squares), the side to move,
+    and for the side to move the search's score, the weighted sum and the game's result."""
+
+    boards: np.ndarray
+    movers: np.ndarray
+    scores: np.ndarray
+    sums: np.ndarray
+    results: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.scores)
+
+    def save(self, path: str | Path) -> None:
+        """Write the positions to an ``.npz`` file."""
+        np.savez_compressed(path, **{f.name: getattr(self, f.name) for f in fields(self)})
+
+    @classmethod
+    def load(cls, *paths: str | Path) -> Positions:
+        """The positions of one or more files written by ``save``, together."""
+        parts = []
+        for path in paths:
+            try:
+                with np.load(path) as data:
+                    parts.append({f.name: data[f.name] for f in fields(cls)})
+            except (OSError, ValueError, KeyError) as error:
+                raise MinichessError(f"{path}: not a file of training positions ({error})") \
+                    from None
+        return cls(**{f.name: np.concatenate([part[f.name] for part in parts])
+                      for f in fields(cls)})
+
+
+# --- the positions: self-play ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Game:
+    variant: str
+    weights: np.ndarray
+    nodes: int
+    seed: int
+    number: int
+
+
+def self_play_positions(variant: VariantDefinition, weights: np.ndarray, games: int, nodes: int,
+                        seed: int, concurrency: int | None = None, ray: str | None = None,
+                        on_game: Callable[[int], None] | None = None) -> Positions:
+    """The positions of ``games`` games of the engine (evaluating with ``weights``) against
+    itself at ``nodes`` nodes a move; the games run ``concurrency`` at once on local processes
+    (default: one per core) or on the Ray cluster at ``ray``, with the same positions either
+    way. ``on_game`` is told the number of games finished after each."""
+    tasks = [_Game(variant.name, weights, nodes, seed, number) for number in range(games)]
+    played = []
+    with open_pool(concurrency, ray=ray, limit=games) as pool:
+        for game in pool.results(_play_game, tasks):
+            played.append(game)
+            if on_game is not None:
+                on_game(len(played))
+    played.sort(key=lambda game: game[0])
+    rows = [row for _, game_rows in played for row in game_rows]
+    if not rows:
+        return Positions(np.zeros((0, 64), np.int8), np.zeros(0, np.int8),
+                         np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0, np.float32))
+    boards, movers, scores, sums, results = zip(*rows, strict=True)
+    return Positions(np.array(boards, np.int8), np.array(movers, np.int8),
+                     np.array(scores, np.int32), np.array(sums, np.int32),
+                     np.array(results, np.float32))
+
+
+def _play_game(game: _Game) -> tuple[int, list[tuple]]:
+    """Play one self-play game (in a worker): its number and its positions' rows."""
+    variant = get_variant(game.variant)
+    rng = random.Random(f"{game.seed}/{game.number}")
+    engine = Engine(level=10, seed=game.seed * 1_000_003 + game.number)
+    engine.use_weights(variant, game.weights)
+    board = Board(variant)
+    for _ in range(rng.randrange(2, 9)):
+        if board.is_game_over():
+            break
+        board.push(rng.choice(board.legal_moves))
+    kept = []
+    units = np.zeros(UNITS, dtype=np.int64)
+    limit = variant.move_limit
+    while not board.is_game_over() and len(board.move_stack) < MAX_PLIES:
+        result = engine.play(board, Limit(nodes=game.nodes))
+        near_limit = limit > 0 and board.ply() > limit - int(limit * NEAR_MOVE_LIMIT)
+        if (result.mate is None and result.score is not None and not board.is_check()
+                and not board.is_capture(result.move) and not near_limit):
+            state = board.core_state()
+            weighted = weighted_sum(state.position, state.tables, game.weights, units)
+            kept.append((state.position[L.MAILBOX:L.MAILBOX + 64].copy(),
+                         state.position[L.STM], result.score, weighted))
+        if len(board.move_stack) < RANDOM_MOVE_PLIES and rng.random() < RANDOM_MOVE_CHANCE:
+            board.push(rng.choice(board.legal_moves))
+        else:
+            board.push(result.move)
+    outcome = board.outcome()
+    if outcome is None:
+        return game.number, []  # too long to tell
+    white = 0.5 if outcome.winner is None else float(outcome.winner == WHITE)
+    return game.number, [(squares, mover, score, weighted, white if mover == 0 else 1.0 - white)
+                         for squares, mover, score, weighted in kept]
+
+
+# --- the fit -------------------------------------------------------------------------------
+
+
+def input_features(positions: Positions, ranks: int) -> tuple[np.ndarray, np.ndarray]:
+    """The active input features of each position seen by the side to move and by the other
+    side (``MAX_PIECES`` a row, padded with ``INPUTS``)."""
+    codes = positions.boards.astype(np.int64)
+    squares = np.arange(64)[None, :]
+    colours, types = codes >> 3, codes & 7
+    movers = positions.movers.astype(np.int64)[:, None]
+    empty = codes == 0
+    own = np.where(empty, INPUTS, input_feature(movers, colours, types, squares, ranks))
+    other = np.where(empty, INPUTS, input_feature(1 - movers, colours, types, squares, ranks))
+    if (~empty).sum(axis=1).max(initial=0) > MAX_PIECES:
+        raise MinichessError(f"a training position has more than {MAX_PIECES} pieces")
+    return (np.sort(own, axis=1)[:, :MAX_PIECES].astype(np.int32),
+            np.sort(other, axis=1)[:, :MAX_PIECES].astype(np.int32))
+
+
+def targets(positions: Positions, mix: float = MIX) -> np.ndarray:
+    """What the evaluation should predict: the search's expected result mixed with the game's."""
+    searched = 1 / (1 + np.exp(-SCALE * positions.scores.astype(np.float64)))
+    return (mix * searched + (1 - mix) * positions.results).astype(np.float32)
+
+
+OUTPUT_SCALE = 300.0
+"""Centipawns per unit of the trained output layer: the optimiser's steps are then of the
+size of the scores it fits."""
+
+
+@dataclass
+class FitReport:
+    """How a fit went: positions used, the loss of the weighted sum alone and of the weighted
+    sum plus the network on the held-out positions, and the seconds it took."""
+
+    positions: int
+    held_out_loss_without: float
+    held_out_loss_with: float
+    seconds: float
+
+
+def fit_network(positions: Positions, ranks: int, hidden: int = 64, epochs: int = 20,
+                mix: float = MIX, seed: int = 1, batch: int = 8192,
+                log=print) -> tuple[np.ndarray, FitReport]:  # type: ignore[no-untyped-def]
+    """Fit a network of ``hidden`` units per viewer to ``positions`` of a board of ``ranks``
+    ranks (one in twenty held out to measure it) in ``epochs`` passes of steps of ``batch``
+    positions; returns its block and a report."""
+    try:
+        import torch
+    except ImportError:
+        raise MinichessError("training a network needs PyTorch: pip install -e '.[train]'") \
+            from None
+    started = time.perf_counter()
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    usable = np.abs(positions.scores) < 3000
+    kept = Positions(*(getattr(positions, f.name)[usable] for f in fields(Positions)))
+    if len(kept) < 100:
+        raise MinichessError(f"too few positions to fit a network ({len(kept)})")
+    own, other = (torch.from_numpy(a) for a in input_features(kept, ranks))
+    sums = torch.from_numpy(kept.sums.astype(np.float32))
+    wanted = torch.from_numpy(targets(kept, mix))
+    order = rng.permutation(len(kept))
+    held_out = torch.from_numpy(order[: len(kept) // 20])
+    train = order[len(kept) // 20:]
+    model = _model(torch, hidden)
+    optimiser = torch.optim.Adam(model.parameters(), lr=2e-3)
+    schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, epochs)
+
+    def loss(rows, with_network=True):  # type: ignore[no-untyped-def]
+        score = model(own[rows], other[rows], sums[rows]) if with_network else sums[rows]
+        return torch.mean((torch.sigmoid(SCALE * score) - wanted[rows]) ** 2)
+
+    with torch.no_grad():
+        without = float(loss(held_out, with_network=False))
+    held = without
+    for epoch in range(epochs):
+        for start in range(0, len(train), batch):
+            rows = torch.from_numpy(train[start:start + batch])
+            optimiser.zero_grad()
+            value = loss(rows)
+            value.backward()
+            optimiser.step()
+        schedule.step()
+        rng.shuffle(train)
+        with torch.no_grad():
+            held = float(loss(held_out))
+        log(f"epoch {epoch + 1}/{epochs}: held-out loss {held:.5f} (weighted sum alone "
+            f"{without:.5f})")
+    block = network_block(
+        model.inputs.weight.detach().numpy()[:INPUTS].astype(np.float64),
+        model.biases.detach().numpy().astype(np.float64),
+        OUTPUT_SCALE * model.output.weight.detach().numpy()[0].astype(np.float64),
+        OUTPUT_SCALE * float(model.output.bias.item()),
+    )
+    return block, FitReport(len(kept), round(without, 6), round(held, 6),
+                            round(time.perf_counter() - started, 1))
+
+
+def _model(torch, hidden: int):  # type: ignore[no-untyped-def]
+    """The network in PyTorch, in floats: the same as ``network.py`` computes in integers."""
+    nn = torch.nn
+
+    class Model(nn.Module):  # type: ignore[name-defined]
+        def __init__(self) -> None:
+            super().__init__()
+            self.inputs = nn.EmbeddingBag(INPUTS + 1, hidden, mode="sum", padding_idx=INPUTS)
+            nn.init.normal_(self.inputs.weight, 0.0, 0.05)
+            with torch.no_grad():
+                self.inputs.weight[INPUTS] = 0
+            self.biases = nn.Parameter(torch.full((hidden,), 0.5))
+            self.output = nn.Linear(2 * hidden, 1)
+            nn.init.normal_(self.output.weight, 0.0, 0.01)
+            nn.init.zeros_(self.output.bias)
+
+        def forward(self, own, other, sums):  # type: ignore[no-untyped-def]
+            mover = torch.clamp(self.inputs(own) + self.biases, 0, 1)
+            waiter = torch.clamp(self.inputs(other) + self.biases, 0, 1)
+            return sums + OUTPUT_SCALE * self.output(torch.cat([mover, waiter], 1)).squeeze(1)
+
+    return Model()
+
+
+# --- the whole job ---------------------------------------------------------------------------
+
+
+def save_network(variant: VariantDefinition, block: np.ndarray, about: dict,
+                 path: str | Path | None = None) -> Path:
+    """Write a network where the engine finds it (or to ``path``)."""
+    target = Path(path) if path is not None else WEIGHTS_DIR / f"{variant.name}.npz"
+    np.savez_compressed(target, block=block, about=np.array(json.dumps(about)))
+    return target
+
+
+def train(variant_name: str, games: int, nodes: int, hidden: int, epochs: int, seed: int,
+          mix: float = MIX, positions_files: tuple[str, ...] = (),
+          save_positions: str | None = None, verify: int = 0, time_control: str = "2+0.05",
+          concurrency: int | None = None, ray: str | None = None,
+          output: str | None = None) -> dict:
+    """Self-play (``games`` games at ``nodes`` nodes a move, with the variant's evaluation as
+    it is) and/or positions from files, then the fit; the network is saved if it wins a
+    ``verify``-game match against the engine without it (0: saved anyway)."""
+    variant = get_variant(variant_name)
+    parts = [Positions.load(*positions_files)] if positions_files else []
+    report: dict = {"variant": variant.name, "seed": seed}
+    if games:
+        started = time.perf_counter()
+        with _progress(games) as on_game:
+            played = self_play_positions(variant, variant_weights(variant), games, nodes, seed,
+                                         concurrency, ray, on_game)
+        report["self_play"] = {"games": games, "nodes": nodes, "positions": len(played),
+                               "seconds": round(time.perf_counter() - started, 1)}
+        print(json.dumps(report["self_play"]), flush=True)
+        if save_positions:
+            played.save(save_positions)
+        parts.append(played)
+    if not parts:
+        raise MinichessError("no positions: give --games or --positions-file")
+    positions = Positions(*(np.concatenate([getattr(p, f.name) for p in parts])
+                            for f in fields(Positions)))
+    block, fitted = fit_network(positions, variant.ranks, hidden, epochs, mix, seed)
+    report["fit"] = {"hidden": hidden, "epochs": epochs, "mix": mix, **vars(fitted)}
+    print(json.dumps(report["fit"]), flush=True)
+    if verify:
+        report["verification"] = match = _verification(variant, block, verify, seed,
+                                                      time_control, concurrency, ray)
+        print(json.dumps(match), flush=True)
+        if match["score"] <= 0.5:
+            return report
+    report["saved"] = str(save_network(variant, block, report, output))
+    return report
+
+
+@contextmanager
+def _progress(games: int) -> Iterator[Callable[[int], None]]:
+    """A progress bar over the self-play games on stderr when it is a terminal, else a line
+    every tenth of them."""
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        step = max(games // 10, 1)
+
+        def report(done: int) -> None:
+            if done % step == 0:
+                print(f"{done}/{games} self-play games", file=sys.stderr, flush=True)
+
+        yield report
+        return
+    with Progress(TextColumn("self-play"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), TimeRemainingColumn(), console=console,
+                  transient=True) as bar:
+        task = bar.add_task("self-play", total=games)
+        yield lambda done: bar.update(task, completed=done)
+
+
+def _verification(variant: VariantDefinition, block: np.ndarray, games: int, seed: int,
+                  time_control: str, concurrency: int | None, ray: str | None) -> dict:
+    """The match of the engine with the network against the engine without it."""
+    from minichess.match import play_match
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = save_network(variant, block, {}, Path(folder) / f"{variant.name}.npz")
+        result = play_match([f"level:10,network={path}", f"level:10,network={NO_NETWORK}"],
+                            variant, games, time_control, concurrency, seed, ray=ray)
+    return result.to_dict()
+
+
+def main() -> None:
+    """Command line: train one variant's network."""
+    parser = argparse.ArgumentParser(
+        description="Train a variant's evaluation network on positions of self-play games.")
+    parser.add_argument("--variant", required=True)
+    parser.add_argument("--games", type=int, default=0, help="self-play games (default 0)")
+    parser.add_argument("--nodes", type=int, default=8000, help="nodes a move (default 8000)")
+    parser.add_argument("--hidden", type=int, default=64, help="hidden units (default 64)")
+    parser.add_argument("--epochs", type=int, default=20)
+    parser.add_argument("--mix", type=float, default=MIX,
+                        help="share of the search's score in the target (default %(default)s)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--positions-file", nargs="+", default=(), metavar="NPZ",
+                        help="train on these saved positions too")
+    parser.add_argument("--save-positions", metavar="NPZ",
+                        help="save the self-play positions to this file")
+    parser.add_argument("--output", metavar="NPZ",
+                        help="write the network here instead of the package's weights folder")
+    parser.add_argument("--verify", type=int, default=0, metavar="GAMES",
+                        help="keep the network only if it wins a match of GAMES games")
+    parser.add_argument("--time", default="2+0.05", metavar="TC",
+                        help="time control of the verification (default %(default)s)")
+    parser.add_argument("--concurrency", type=int, default=None, metavar="N")
+    parser.add_argument("--ray", metavar="ADDRESS")
+    args = parser.parse_args()
+    train(args.variant, args.games, args.nodes, args.hidden, args.epochs, args.seed, args.mix,
+          tuple(args.positions_file), args.save_positions, args.verify, args.time,
+          args.concurrency, args.ray, args.output)
+
+
+if __name__ == "__main__":
+    main()

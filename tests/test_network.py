@@ -1,0 +1,183 @@
+"""The evaluation's network: its integer kernels compute what its definition says, the search's
+accumulators kept move by move equal those computed afresh, and training writes a network the
+engine plays with."""
+
+import random
+
+import numpy as np
+import pytest
+
+from minichess import Board
+from minichess.core import layout as L
+from minichess.core.makemove import UNDO_CAPTURED
+from minichess.engine import Engine, Limit
+from minichess.engine.evaluation import evaluate, weighted_sum
+from minichess.engine.network import (
+    ACCUMULATOR_ROW,
+    ACTIVATION,
+    INPUTS,
+    MAX_UPDATES,
+    N_OUTPUT_WEIGHTS,
+    OUTPUT,
+    UNITS,
+    network_block,
+    network_score,
+    network_score_at,
+    record_move,
+    record_new,
+    record_same,
+)
+from minichess.engine.training import Positions, input_features, self_play_positions
+from minichess.engine.weights import NO_NETWORK, variant_weights
+from minichess.errors import MinichessError
+from minichess.match.specs import parse_player
+
+HIDDEN = 8
+
+
+def random_block(seed: int = 1) -> np.ndarray:
+    """A network with random parameters of the size a trained one has."""
+    rng = np.random.default_rng(seed)
+    return network_block(rng.normal(0, 0.1, (INPUTS, HIDDEN)), rng.uniform(0.2, 0.8, HIDDEN),
+                         rng.normal(0, 50, 2 * HIDDEN), 3.0)
+
+
+def float_network(block: np.ndarray, own: np.ndarray, other: np.ndarray) -> float:
+    """The network's definition in floats, on the active features of the two viewers."""
+    hidden = int(block[0])
+    outputs = block[N_OUTPUT_WEIGHTS:N_OUTPUT_WEIGHTS + 2 * hidden] / OUTPUT
+    biases = block[N_OUTPUT_WEIGHTS + 2 * hidden:N_OUTPUT_WEIGHTS + 3 * hidden] / ACTIVATION
+    inputs = block[N_OUTPUT_WEIGHTS + 3 * hidden:].reshape(INPUTS, hidden) / ACTIVATION
+
+    def units(features: np.ndarray) -> np.ndarray:
+        return np.clip(biases + inputs[features[features < INPUTS]].sum(axis=0), 0, 1)
+
+    return float(np.concatenate([units(own), units(other)]) @ outputs
+                 + block[1] / (ACTIVATION * OUTPUT))
+
+
+def random_boards(variant: str, count: int, seed: int = 2) -> list[Board]:
+    rng = random.Random(seed)
+    boards = []
+    while len(boards) < count:
+        board = Board(variant)
+        for _ in range(rng.randrange(0, 30)):
+            if board.is_game_over():
+                break
+            board.push(rng.choice(board.legal_moves))
+        if not board.is_game_over():
+            boards.append(board)
+    return boards
+
+
+@pytest.mark.parametrize("variant", ["losalamos", "antichess", "minitchess"])
+def test_the_integer_network_computes_its_float_definition(variant):
+    block = random_block()
+    params = np.concatenate([variant_weights(variant, network=NO_NETWORK), block])
+    units = np.zeros(UNITS, dtype=np.int64)
+    for board in random_boards(variant, 10):
+        state = board.core_state()
+        squares = state.position[L.MAILBOX:L.MAILBOX + 64][None, :]
+        mover = np.array([state.position[L.STM]])
+        positions = Positions(squares, mover, np.zeros(1), np.zeros(1), np.zeros(1))
+        own, other = input_features(positions, board.variant.ranks)
+        expected = float_network(block, own[0], other[0])
+        got = network_score(state.position, state.tables, params, len(params) - len(block),
+                            units)
+        assert abs(got - expected) < 1.5  # integer rounding
+        assert evaluate(state.position, state.tables, params, units) == got + weighted_sum(
+            state.position, state.tables, params, units)
+
+
+def test_accumulators_kept_move_by_move_equal_those_computed_afresh():
+    # a game's moves, a null move and a position searched again, and a line longer than the
+    # updates kept before computing afresh
+    block = random_block(3)
+    params = np.concatenate([variant_weights("losalamos", network=NO_NETWORK), block])
+    start = len(params) - len(block)
+    accumulators = np.zeros((64, ACCUMULATOR_ROW), dtype=np.int64)
+    units = np.zeros(UNITS, dtype=np.int64)
+    board = Board("losalamos")
+    rng = random.Random(4)
+    state = board.core_state()
+    record_new(accumulators, 0)
+    plies = 0
+    while plies < 2 * MAX_UPDATES + 10 and not board.is_game_over():
+        if plies % 7 == 3:
+            record_same(accumulators, plies + 1)  # the same pieces one ply down
+        else:
+            move = rng.choice(board.legal_moves)
+            board.push(move)
+            state = board.core_state()
+            captured = state.undo[state.plies - 1, UNDO_CAPTURED]
+            record_move(accumulators, plies + 1, state.position, move.code, captured)
+        plies += 1
+        if plies % 3 != 0:  # leave some plies unevaluated: the next one updates across them
+            pos, tab = state.position, state.tables
+            assert network_score_at(pos, tab, params, start, accumulators, plies) == \
+                network_score(pos, tab, params, start, units)
+
+
+def test_the_network_changes_the_search_but_not_its_legality():
+    board = Board("losalamos")
+    engine = Engine(level=10, seed=1)
+    params = np.concatenate([variant_weights("losalamos", network=NO_NETWORK), random_block()])
+    engine.use_weights(board.variant, params)
+    result = engine.play(board, Limit(depth=6))
+    assert result.move in board.legal_moves
+
+
+def test_a_network_file_is_checked_when_loaded(tmp_path):
+    bad = tmp_path / "bad.npz"
+    np.savez(bad, block=random_block()[:-5])
+    with pytest.raises(MinichessError, match="incomplete"):
+        variant_weights("losalamos", network=bad)
+    with pytest.raises(MinichessError, match="no network"):
+        variant_weights("losalamos", network=tmp_path / "missing.npz")
+    good = tmp_path / "good.npz"
+    np.savez(good, block=random_block())
+    assert len(variant_weights("losalamos", network=good)) == len(
+        variant_weights("losalamos", network=NO_NETWORK)) + len(random_block())
+    assert parse_player(f"level:10,network={good}").create() is not None
+    assert parse_player("level:10,network=none").engine_options == (("network", "none"),)
+
+
+def test_self_play_keeps_quiet_positions_with_their_labels():
+    variant = Board("csc111").variant
+    positions = self_play_positions(variant, variant_weights(variant), games=2, nodes=300,
+                                    seed=1, concurrency=1)
+    assert len(positions) > 0
+    assert positions.boards.shape == (len(positions), 64)
+    assert set(np.unique(positions.results)) <= {0.0, 0.5, 1.0}
+    assert set(np.unique(positions.movers)) <= {0, 1}
+
+
+def test_a_fit_learns_what_the_weighted_sum_misses(tmp_path):
+    pytest.importorskip("torch")
+    from minichess.engine.training import fit_network, save_network
+
+    # the search's score: the weighted sum plus 200 centipawns whenever the side to move has a
+    # knight on the board's last rank; the network has to learn that correction
+    rng = np.random.default_rng(5)
+    count = 4000
+    boards = np.zeros((count, 64), dtype=np.int8)
+    boards[:, 0] = L.KING  # a1
+    boards[:, 3 * 8 + 5] = 8 + L.KING  # f4
+    knight = rng.integers(0, 2, count).astype(bool)
+    square = rng.integers(0, 6, count) + 5 * 8  # the sixth rank
+    boards[knight, square[knight]] = L.KNIGHT
+    sums = rng.integers(-100, 100, count)
+    scores = sums + np.where(knight, 200, 0)
+    positions = Positions(boards, np.zeros(count, np.int8), scores.astype(np.int32),
+                          sums.astype(np.int32), np.full(count, 0.5, np.float32))
+    block, report = fit_network(positions, ranks=6, hidden=4, epochs=15, mix=1.0, batch=128,
+                                log=lambda _: None)
+    assert report.held_out_loss_with < report.held_out_loss_without / 4
+    path = save_network(Board("losalamos").variant, block, {}, tmp_path / "net.npz")
+    params = variant_weights("losalamos", network=path)
+    board = Board("losalamos", "N5/6/5k/6/6/K5 w - - 0 1")
+    state = board.core_state()
+    units = np.zeros(UNITS, dtype=np.int64)
+    correction = evaluate(state.position, state.tables, params, units) - weighted_sum(
+        state.position, state.tables, params, units)
+    assert 150 < correction < 250
