@@ -251,3 +251,27 @@ def test_csc111_level_10_as_black_loses_only_to_perfect_play(opponent):
             assert plies is not None and move_wins(board, move, plies), (
                 f"White's {board.san(move)} let the win go and Black still lost: {game.san_moves}")
         board.push(move)
+
+
+def test_csc111_level_10_as_white_wins_against_every_defence():
+    # Not only against some opponents: every Black move at every turn, level 10 choosing
+    # White's (each as a fresh game would), ends in White's win.
+    engine = Engine(seed=1)
+    lines = [Board("csc111")]
+    games = 0
+    while lines:
+        board = lines.pop()
+        if board.is_game_over():
+            assert board.outcome().winner == WHITE, board.move_stack
+            games += 1
+            continue
+        if board.turn == WHITE:
+            engine.new_game()
+            board.push(engine.play(board, Limit(depth=8)).move)
+            lines.append(board)
+        else:
+            for move in board.legal_moves:
+                after = board.copy()
+                after.push(move)
+                lines.append(after)
+    assert games >= 2  # Black's defences: few, the win is short
