@@ -350,7 +350,9 @@ def test_an_sprt_stops_the_match_once_it_decides():
     assert seen[-1] is Decision.H0 and set(seen[:-1]) == {None}  # no game after the decision
     assert len(seen) == result.games_played < 40
     pairs = sum(result.pentanomial)
-    assert result.games_played in (2 * pairs, 2 * pairs + 1)
+    # a finished game whose partner is still running or unstarted when the test decides is not in a
+    # pair yet: at most one such game per concurrent slot
+    assert 0 <= result.games_played - 2 * pairs <= 2
     data = result.to_dict()
     assert data["sprt"]["decision"] == "H0" and data["pentanomial"] == list(result.pentanomial)
     assert data["sprt"]["lower"] == pytest.approx(-2.944, abs=1e-3)
