@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from minichess.board import Board, CoreState
+from minichess.engine.exact import ExactSolver, exact_applies
 from minichess.engine.opponent import materially_best_moves
 from minichess.engine.search import (
     C_ABORTED,
@@ -68,6 +69,14 @@ MODEL_GAIN = 100
 MISTAKE_DEPTH = 10
 """How deep the search looks for the punishment of a reply (a greedy player's mistakes are
 tactical: a piece left hanging, a mate walked into)."""
+EXACT_SHARE = 0.75
+"""The share of a move's hard time limit that the exact search (boards of ``exact_applies``)
+may take before the ordinary search, which then has its usual time, within the same hard
+limit. The exact search needs most of it in the first moves; what it proves stays in its table,
+and later moves take little."""
+EXACT_CHOICE_DEPTH = 8
+"""How deep the search compares the moves that keep the exact value, when its own best move
+does not."""
 
 
 @dataclass(frozen=True)
@@ -175,6 +184,8 @@ class Engine:
         self._weights: dict[str, np.ndarray] = {}
         self._last_score = 0
         """The score of the last search, to see whether the next one falls."""
+        self._solver: ExactSolver | None = None
+        """The exact search, made for the first variant small enough for it."""
         self.hash_mb = hash_mb
 
     @property
@@ -208,6 +219,8 @@ class Engine:
     def stop(self) -> None:
         """Stop the running search as soon as possible (from another thread)."""
         self._control[C_STOP] = 1
+        if self._solver is not None:
+            self._solver.stop()
 
     def weights(self, variant: VariantDefinition) -> np.ndarray:
         """The evaluation weights used for ``variant``."""
@@ -254,7 +267,12 @@ class Engine:
         in a level position that the search sees at least half the way to the variant's move
         limit, the moves it scores alike are then told apart by a weak opponent's chances to
         go wrong (:meth:`_model_choice`); when that changes the move, one more Info with the
-        same depth and that move as its ``pv`` follows."""
+        same depth and that move as its ``pv`` follows.
+
+        At level 10 under a clock, on the smallest boards (:func:`exact_applies`), the exact
+        search first has a share of the move's time (EXACT_SHARE) to find the moves that keep
+        the game's value; when it does, the move played is one of them (:meth:`_exact_choice`):
+        a won game stays won and a drawn one is never lost."""
         moves = board.legal_moves
         if not moves:
             raise MinichessError(f"no move to search: the game is over ({board.outcome()})")
@@ -293,12 +311,20 @@ class Engine:
             timer.daemon = True
             timer.start()
         try:
+            kept = None
+            if playing and budget is not None:
+                kept = self._exact_moves(board, EXACT_SHARE * budget[1])
+            searched = time.perf_counter()
             last = None
-            for info in self._deepening(state, weights, max_depth, budget, moves, start):
+            for info in self._deepening(state, weights, max_depth, budget, moves, searched):
                 last = info
                 yield info
-            if playing and last is not None and self._control[C_ABORTED] == 0:
-                choice = self._model_choice(board, moves, weights, last)
+            if playing and last is not None:
+                choice = last.pv[0]
+                if self._control[C_ABORTED] == 0:
+                    choice = self._model_choice(board, moves, weights, last)
+                if kept is not None and choice not in kept:
+                    choice = self._exact_choice(board, kept, weights)
                 if choice != last.pv[0]:
                     yield replace(last, pv=[choice], time=time.perf_counter() - start)
         finally:
@@ -335,6 +361,39 @@ class Engine:
                 self._last_score = score
                 return
         self._last_score = score
+
+    def _exact_moves(self, board: Board, seconds: float) -> list[Move] | None:
+        """The moves that keep the exact value of ``board``, if the exact search applies (level
+        10 on the smallest boards) and finds them within ``seconds``; else None."""
+        if (self.level < MAX_LEVEL or not exact_applies(board.variant)
+                or self._control[C_STOP]):
+            return None
+        if self._solver is None:
+            self._solver = ExactSolver()
+        return self._solver.keeping_moves(board, seconds=seconds, one_win=True)
+
+    def _exact_choice(self, board: Board, kept: list[Move], weights: np.ndarray) -> Move:
+        """Of the moves that keep the exact value, the one a search to EXACT_CHOICE_DEPTH
+        scores best (the first of them when that search is stopped)."""
+        best_move, best_score = kept[0], -INFINITE
+        for move in kept:
+            after = board.copy()
+            after.push(move)
+            outcome = after.outcome()
+            if outcome is not None:
+                if outcome.winner == board.turn:
+                    return move
+                score = 0  # a kept move that ends the game without winning draws
+            else:
+                state = after.core_state(MAX_PLY + 8)
+                score = -search(state.position, state.tables, weights, state.undo,
+                                state.plies, EXACT_CHOICE_DEPTH, -INFINITE, INFINITE,
+                                self._memory)
+            if self._control[C_ABORTED] or self._control[C_STOP]:
+                break
+            if score > best_score:
+                best_move, best_score = move, score
+        return best_move
 
     def _model_choice(self, board: Board, moves: list[Move], weights: np.ndarray,
                       info: Info) -> Move:
