@@ -77,6 +77,15 @@ def end_code(reason, result):
 
 
 @leaf_kernel
+def no_moves_result(tab, checked):
+    """The result (-1, 0, 1) for the side to move when it has no legal move: a loss when
+    checkmated where the king is royal, else what the variant says."""
+    if checked != 0 and tab[FLAGS, F_ROYALTY] == ROYALTY_CHECK:
+        return LOSS
+    return tab[FLAGS, F_NO_MOVES]
+
+
+@leaf_kernel
 def end_reason(code):
     """The reason (END_*) of a game end packed by ``end_code``."""
     return code >> 2

@@ -28,29 +28,19 @@ import numpy as np
 
 from minichess.board import Board
 from minichess.core.jit import kernel, leaf_kernel
-from minichess.core.layout import (
-    F_NO_MOVES,
-    F_ROYALTY,
-    FLAGS,
-    HASH,
-    MAILBOX,
-    MAX_MOVES,
-    PLY,
-    STM,
-)
+from minichess.core.layout import HASH, MAILBOX, MAX_MOVES, PLY, STM
 from minichess.core.makemove import play, take_back
 from minichess.core.move_code import move_target
-from minichess.core.movegen import in_check
 from minichess.core.rules import (
     END_NONE,
-    ROYALTY_CAPTURE,
-    ROYALTY_CHECK,
     checks_legality,
     end_result,
     legal_moves,
+    no_moves_result,
     prepare_rules,
     rule_end,
 )
+from minichess.engine.search import can_take_king, king_attacked
 from minichess.move import Move
 from minichess.variants import VariantDefinition
 
@@ -62,6 +52,7 @@ PLY_MIX = -7046029254386353131
 """Mixes the ply into a position's key (an odd 64-bit constant, as a signed integer)."""
 # the stack's fields, one row per ply
 S_COUNT, S_NEXT, S_ALPHA, S_BETA, S_FIRST_ALPHA, S_FIRST_BETA, S_BEST, S_CHOSEN, S_KEY = range(9)
+STACK_FIELDS = S_KEY + 1
 # the control array: a stop request, nodes searched, the node limit (0: none)
 X_STOP, X_NODES, X_NODE_LIMIT = range(3)
 
@@ -110,13 +101,11 @@ def _enter(pos, tab, undo, sp, buf, scores, scratch, keys, data, alpha, beta,
     code = rule_end(pos, tab, undo, sp)
     if code != END_NONE:
         return end_result(code), 0, 0
-    if tab[FLAGS, F_ROYALTY] == ROYALTY_CAPTURE and in_check(pos, tab, 1 - pos[STM]):
+    if can_take_king(pos, tab):
         return 1, 0, 0
     n = legal_moves(pos, tab, buf, undo, sp, False, check_legality)
     if n == 0:
-        if tab[FLAGS, F_ROYALTY] == ROYALTY_CHECK and in_check(pos, tab, pos[STM]):
-            return -1, 0, 0
-        return tab[FLAGS, F_NO_MOVES], 0, 0
+        return no_moves_result(tab, king_attacked(pos, tab, pos[STM])), 0, 0
     key = pos[HASH] ^ (pos[PLY] * PLY_MIX)
     slot = key & (keys.shape[0] - 1)
     stored = 0
@@ -234,6 +223,9 @@ class ExactSolver:
         self._data = np.zeros(entries, dtype=np.int64)
         self._control = np.zeros(3, dtype=np.int64)
         self._variant = ""
+        self._moves = self._stack = np.zeros((0, 0), dtype=np.int64)
+        """A row per ply to the end of the variant's game (made when the variant changes)."""
+        self._work = np.zeros((2, MAX_MOVES), dtype=np.int64)
 
     def stop(self) -> None:
         """Stop the running search."""
@@ -286,18 +278,18 @@ class ExactSolver:
                 reset: bool = True) -> int | None:
         if not exact_applies(board.variant):
             raise ValueError(f"{board.variant.name} is too large for the exact search")
+        rows = board.variant.move_limit + 2
         if board.variant.name != self._variant:  # keys are only unique within a variant
             self._keys[:] = 0
             self._variant = board.variant.name
+            self._moves = np.zeros((rows, MAX_MOVES), dtype=np.int64)
+            self._stack = np.zeros((rows, STACK_FIELDS), dtype=np.int64)
         if reset:
             self._control[:] = 0
         self._control[X_NODE_LIMIT] = nodes
-        state = board.core_state(board.variant.move_limit + 2)
+        state = board.core_state(rows)
         compiled = solve_kernel(checks_legality(state.tables))
-        rows = board.variant.move_limit + 2
-        moves = np.zeros((rows, MAX_MOVES), dtype=np.int64)
-        stack = np.zeros((rows, 9), dtype=np.int64)
-        work = np.zeros((2, MAX_MOVES), dtype=np.int64)
         value = compiled(state.position, state.tables, state.undo, state.plies, alpha, beta,
-                      self._keys, self._data, moves, stack, work, self._control)
+                         self._keys, self._data, self._moves, self._stack, self._work,
+                         self._control)
         return None if value == STOPPED else int(value)

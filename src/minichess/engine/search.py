@@ -45,7 +45,6 @@ from minichess.core.layout import (
     BB,
     BISHOP,
     F_COMPULSORY,
-    F_NO_MOVES,
     F_REPETITION,
     F_ROYALTY,
     FLAGS,
@@ -71,12 +70,12 @@ from minichess.core.movegen import GEN_CAPTURES, attackers, in_check
 from minichess.core.rules import (
     END_NONE,
     ROYALTY_CAPTURE,
-    ROYALTY_CHECK,
     checks_legality,
     earlier_occurrences,
     end_result,
     legal_moves,
     moves_of_kinds,
+    no_moves_result,
     prepare_rules,
     rule_end,
 )
@@ -272,11 +271,8 @@ def end_score(pos, tab, undo, sp, ply):
 
 @leaf_kernel
 def no_moves_score(tab, ply, checked):
-    """Score for the side to move when it has no legal move (checkmate where the king is
-    royal, else what the variant says)."""
-    if checked != 0 and tab[FLAGS, F_ROYALTY] == ROYALTY_CHECK:
-        return -(MATE - ply)
-    return tab[FLAGS, F_NO_MOVES] * (MATE - ply)
+    """Score for the side to move when it has no legal move (``no_moves_result``)."""
+    return no_moves_result(tab, checked) * (MATE - ply)
 
 
 @leaf_kernel
