@@ -102,6 +102,8 @@ def piece_on(page, name: str):
 
 
 def drag(page, origin: str, target: str) -> None:
+    for name in (origin, target):  # a board redrawn just then has no box for a moment
+        square(page, name).wait_for(state="visible")
     start, end = square(page, origin).bounding_box(), square(page, target).bounding_box()
     page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
     page.mouse.down()
