@@ -127,6 +127,7 @@ def test_uci_names_the_engine_and_lists_the_options():
     assert "option name Threads type spin default 1 min 1 max 1" in lines
     assert "option name Skill Level type spin default 10 min 1 max 10" in lines
     assert "option name Move Overhead type spin default 50 min 0 max 5000" in lines
+    assert "option name OwnBook type check default true" in lines
 
 
 def test_isready_is_answered_and_quit_ends_the_session_even_with_more_input():
@@ -164,6 +165,13 @@ def test_spin_options_set_the_engine(session):
     assert (engine.hash_mb, engine.level, engine.move_overhead) == (32, 3, 0.12)
 
 
+def test_the_own_book_option_switches_the_opening_book(session):
+    session.send("setoption name OwnBook value false")
+    assert session.answers() == [] and session.uci.engine.book is False
+    session.send("setoption name ownbook value TRUE")
+    assert session.answers() == [] and session.uci.engine.book is True
+
+
 @pytest.mark.parametrize(
     ("command", "reason"),
     [
@@ -172,6 +180,7 @@ def test_spin_options_set_the_engine(session):
         ("setoption name Skill Level value eleven", "Skill Level needs a whole number"),
         ("setoption name Move Overhead value -1", "Move Overhead must be 0 to 5000"),
         ("setoption name Ponder value true", "unknown option 'Ponder'"),
+        ("setoption name OwnBook value yes", "OwnBook must be true or false, not 'yes'"),
         ("setoption name UCI_Variant value shogi", "unknown variant 'shogi'"),
         ("setoption Hash 32", "expected 'setoption name <name> value <value>'"),
     ],

@@ -20,6 +20,7 @@ from minichess import __version__
 from minichess.cli import (
     analyse,
     bench,
+    book,
     imcs,
     imcs_server,
     match,
@@ -38,7 +39,7 @@ from minichess.errors import MinichessError
 
 PROG = "minichess"
 COMMANDS = (
-    play, serve, perft, moves, move, winner, show, variants, analyse, uci, match, bench, imcs,
+    play, serve, perft, moves, move, winner, show, variants, analyse, uci, match, bench, book, imcs,
     imcs_server,
 )
 """The subcommand modules, in the order ``--help`` lists them."""

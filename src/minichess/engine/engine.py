@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from minichess.board import Board, CoreState
+from minichess.engine.book import OpeningBook, variant_book
 from minichess.engine.exact import ExactSolver, exact_applies
 from minichess.engine.opponent import materially_best_moves
 from minichess.engine.search import (
@@ -164,6 +165,8 @@ class Engine:
     ``seed`` fixes the weaker levels' choices (a deterministic engine); ``hash_mb`` sizes the
     transposition table. ``move_overhead`` is kept back from the clock for latency.
     ``techniques`` overrides the variant's choice of search techniques (for experiments).
+    ``book``: whether level 10 plays its opening book's moves under a clock (see
+    :meth:`iter_analysis`).
     """
 
     def __init__(
@@ -173,6 +176,7 @@ class Engine:
         seed: int | None = None,
         move_overhead: float = 0.05,
         techniques: Techniques | None = None,
+        book: bool = True,
     ) -> None:
         if level not in LEVELS:
             raise MinichessError(f"level must be {LEVELS[0]} to {MAX_LEVEL}, not {level}")
@@ -182,6 +186,9 @@ class Engine:
         self.techniques = techniques
         """Search techniques to use instead of the variant's (for experiments)."""
         self._weights: dict[str, np.ndarray] = {}
+        self.book = book
+        """Whether level 10 plays its opening book's moves under a clock."""
+        self._books: dict[str, OpeningBook] = {}
         self._last_score = 0
         """The score of the last search, to see whether the next one falls."""
         self._solver: ExactSolver | None = None
@@ -232,6 +239,17 @@ class Engine:
         """Evaluate ``variant`` with these weights from now on (for tuning and experiments)."""
         self._weights[variant.name] = np.ascontiguousarray(weights, dtype=np.int64)
 
+    def opening_book(self, variant: VariantDefinition) -> OpeningBook:
+        """The opening book used for ``variant`` (the one shipped with the package unless
+        :meth:`use_book` gave another; an empty one where there is none)."""
+        if variant.name in self._books:
+            return self._books[variant.name]
+        return variant_book(variant.name)
+
+    def use_book(self, book: OpeningBook) -> None:
+        """Play the moves of ``book`` in its variant from now on (for experiments)."""
+        self._books[book.variant.name] = book
+
     def play(self, board: Board, limit: Limit | None = None) -> PlayResult:
         """Choose a move for the side to move."""
         start = time.perf_counter()
@@ -272,7 +290,11 @@ class Engine:
         At level 10 under a clock, on the smallest boards (:func:`exact_applies`), the exact
         search first has a share of the move's time (EXACT_SHARE) to find the moves that keep
         the game's value; when it does, the move played is one of them (:meth:`_exact_choice`):
-        a won game stays won and a drawn one is never lost."""
+        a won game stays won and a drawn one is never lost.
+
+        At level 10 under a clock, a position in the variant's opening book
+        (:mod:`minichess.engine.book`) is not searched: the only Info is the book's move, with
+        the depth and score of the search that chose it and no nodes."""
         moves = board.legal_moves
         if not moves:
             raise MinichessError(f"no move to search: the game is over ({board.outcome()})")
@@ -305,6 +327,11 @@ class Engine:
                     max_depth: int, budget: tuple[float, float] | None,
                     playing: bool, limit: Limit) -> Iterator[Info]:
         start = time.perf_counter()
+        booked = self._book_info(board) if playing and budget is not None else None
+        if booked is not None:
+            self._last_score = booked.score or 0
+            yield booked
+            return
         timer = None
         if budget is not None:
             timer = threading.Timer(budget[1], self.stop)
@@ -361,6 +388,17 @@ class Engine:
                 self._last_score = score
                 return
         self._last_score = score
+
+    def _book_info(self, board: Board) -> Info | None:
+        """The book's move for ``board`` as an Info, if level 10 uses a book that has one."""
+        if self.level < MAX_LEVEL or not self.book:
+            return None
+        book = self.opening_book(board.variant)
+        entry = book.entry(board)
+        move = None if entry is None else book.move_of(board, entry)
+        if entry is None or move is None:
+            return None
+        return Info(entry.depth, entry.depth, entry.score, entry.mate, 0, 0.0, [move])
 
     def _exact_moves(self, board: Board, seconds: float) -> list[Move] | None:
         """The moves that keep the exact value of ``board``, if the exact search applies (level

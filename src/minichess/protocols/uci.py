@@ -68,6 +68,9 @@ MOVE_OVERHEAD = SpinOption("Move Overhead", 50, 0, 5000)
 """Milliseconds kept back from the clock for process and network latency."""
 SPIN_OPTIONS = (HASH, THREADS, SKILL_LEVEL, MOVE_OVERHEAD)
 
+OWN_BOOK = "OwnBook"
+"""A check option: whether level 10 plays its opening book's moves under a clock."""
+
 GO_TIMES = ("wtime", "btime", "winc", "binc", "movetime")
 """``go`` parameters in milliseconds (a GUI may send a negative clock: read as 0)."""
 GO_COUNTS = ("movestogo", "depth", "nodes")
@@ -79,6 +82,13 @@ def whole_number(name: str, text: str) -> int:
         return int(text)
     except ValueError:
         raise ValueError(f"{name} needs a whole number, not {text!r}") from None
+
+
+def check_value(name: str, text: str) -> bool:
+    """A check option's value: ``true`` or ``false`` (any case); ValueError otherwise."""
+    if text.lower() not in ("true", "false"):
+        raise ValueError(f"{name} must be true or false, not {text!r}")
+    return text.lower() == "true"
 
 
 def variant_declaration() -> str:
@@ -177,6 +187,7 @@ class UciEngine:
             THREADS.name.lower(): THREADS.value,
             SKILL_LEVEL.name.lower(): self._set_skill_level,
             MOVE_OVERHEAD.name.lower(): self._set_move_overhead,
+            OWN_BOOK.lower(): self._set_own_book,
         }
 
     def run(self) -> None:
@@ -224,6 +235,7 @@ class UciEngine:
         self.send(variant_declaration())
         for option in SPIN_OPTIONS:
             self.send(option.declaration())
+        self.send(f"option name {OWN_BOOK} type check default true")
         self.send("uciok")
 
     def _isready(self, arguments: list[str]) -> None:
@@ -288,6 +300,9 @@ class UciEngine:
 
     def _set_move_overhead(self, value: str) -> None:
         self.engine.move_overhead = MOVE_OVERHEAD.value(value) / 1000
+
+    def _set_own_book(self, value: str) -> None:
+        self.engine.book = check_value(OWN_BOOK, value)
 
     # --- the search ---------------------------------------------------------------------------
 
