@@ -203,7 +203,7 @@ def test_an_engine_still_thinking_when_the_game_ends_is_stopped():
             game_id = await alice.offer("W", 600)
             waiting = asyncio.ensure_future(alice.wait_for_start())
             assert (await bob.ask(f"accept {game_id}")).startswith("106")
-            engine = EnginePlayer(level=10)
+            engine = EnginePlayer(level=10, book="none")  # the book would answer at once
             playing = asyncio.ensure_future(alice.play(await waiting, player_chooser(engine)))
             await asyncio.sleep(1.0)  # the engine thinks about its first move (600 s clock)
             started = asyncio.get_running_loop().time()

@@ -214,7 +214,8 @@ def test_bad_moves(client: TestClient) -> None:
 
 
 def test_not_your_turn_while_the_engine_thinks(client: TestClient) -> None:
-    game = new_game(client, variant="minitchess", level=10, move_time=3)
+    # minichess-classic: minitchess's opening book would answer b3 at once
+    game = new_game(client, variant="minichess-classic", level=10, move_time=3)
     url = f"/api/games/{game['id']}/move"
     client.post(url, json={"move": "b2b3"})
     assert "engine's turn" in error(client.post(url, json={"move": "c2c3"}), 409)
