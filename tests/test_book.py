@@ -26,7 +26,7 @@ CLOCK = Limit(white_clock=5, black_clock=5, increment=0.05)
 
 @pytest.fixture(scope="module")
 def small_book() -> OpeningBook:
-    return build_book("csc111", plies=3, depth=4)
+    return build_book("csc111", plies=3, depth=4, concurrency=1)
 
 
 def book_positions() -> dict[str, Board]:

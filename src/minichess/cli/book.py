@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 
 from rich.console import Console
@@ -61,18 +60,19 @@ def run(args: argparse.Namespace) -> None:
         return
     board = board_from_args(args)
     book = OpeningBook.load(args.book) if args.book else variant_book(board.variant.name)
-    entry = book.entry(board)
-    move = None if entry is None else book.move_of(board, entry)
+    found = book.probe(board)
     if args.json:
         data = {"variant": board.variant.name, "fen": board.fen(), "positions": len(book),
-                "move": None if move is None else move.uci(),
-                "san": None if move is None else board.san(move)}
-        if entry is not None:
-            data.update(depth=entry.depth, score=entry.score, mate=entry.mate)
+                "move": None, "san": None}
+        if found is not None:
+            entry, move = found
+            data.update(move=move.uci(), san=board.san(move), depth=entry.depth,
+                        score=entry.score, mate=entry.mate)
         print(json.dumps(data))
-    elif entry is None or move is None:
+    elif found is None:
         print(f"not in the book ({len(book)} positions of {board.variant.name})")
     else:
+        entry, move = found
         score = f"mate {entry.mate}" if entry.mate is not None else f"score {entry.score:+d}"
         print(f"{board.san(move)} ({move.uci()}): depth {entry.depth}, {score}")
 
@@ -90,10 +90,11 @@ def build(args: argparse.Namespace) -> None:
         progress.update(task, completed=done, total=total)
 
     with progress:
-        book = build_book(variant, args.plies, args.depth,
-                          args.concurrency or os.cpu_count() or 1, on_search=advance)
-    output = args.output or BOOKS_DIR / f"{variant.name}.json"
-    BOOKS_DIR.mkdir(exist_ok=True)
+        book = build_book(variant, args.plies, args.depth, args.concurrency, on_search=advance)
+    output = args.output
+    if output is None:
+        BOOKS_DIR.mkdir(exist_ok=True)
+        output = BOOKS_DIR / f"{variant.name}.json"
     book.save(output)
     if args.json:
         print(json.dumps({"variant": variant.name, "positions": len(book), "output": str(output),

@@ -21,17 +21,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from minichess.board import Board
 from minichess.errors import MinichessError
 from minichess.move import Move
 from minichess.pieces import BLACK, WHITE, Color
 from minichess.variants import VariantDefinition, get_variant
+
+if TYPE_CHECKING:
+    from minichess.match.pool import Pool
 
 BOOKS_DIR = Path(__file__).with_name("books")
 """Where the shipped books live, one ``<variant>.json`` each."""
@@ -69,28 +71,29 @@ class OpeningBook:
     def __len__(self) -> int:
         return len(self.entries)
 
-    def entry(self, board: Board) -> BookEntry | None:
-        """The book's entry for ``board``, if it has one and its move is legal there."""
+    def probe(self, board: Board) -> tuple[BookEntry, Move] | None:
+        """The book's entry for ``board`` and its move, if it has one and the move is legal
+        there."""
         if board.variant.name != self.variant.name:
             return None
         entry = self.entries.get(position_key(board))
-        if entry is None or self.move_of(board, entry) is None:
+        if entry is None:
             return None
-        return entry
-
-    def move(self, board: Board) -> Move | None:
-        """The book's move for ``board``, or None when the position is not in the book."""
-        entry = self.entry(board)
-        return None if entry is None else self.move_of(board, entry)
-
-    @staticmethod
-    def move_of(board: Board, entry: BookEntry) -> Move | None:
-        """``entry``'s move in ``board``, or None if it is not legal there."""
         try:
             move = board.parse_uci(entry.move)
         except MinichessError:
             return None
-        return move if move in board.legal_moves else None
+        return (entry, move) if move in board.legal_moves else None
+
+    def entry(self, board: Board) -> BookEntry | None:
+        """The book's entry for ``board``, if it has one and its move is legal there."""
+        found = self.probe(board)
+        return None if found is None else found[0]
+
+    def move(self, board: Board) -> Move | None:
+        """The book's move for ``board``, or None when the position is not in the book."""
+        found = self.probe(board)
+        return None if found is None else found[1]
 
     def save(self, path: str | Path) -> None:
         """Write the book as JSON, a line per position in key order (a rebuilt book diffs
@@ -124,23 +127,25 @@ def variant_book(variant: str) -> OpeningBook:
     return OpeningBook.load(path) if path.exists() else OpeningBook(variant)
 
 
-def build_book(variant: str | VariantDefinition, plies: int, depth: int, concurrency: int = 1,
+def build_book(variant: str | VariantDefinition, plies: int, depth: int,
+               concurrency: int | None = None,
                on_search: Callable[[int, int], None] | None = None) -> OpeningBook:
     """A book of ``variant`` for both colours, ``plies`` plies deep, each move searched to
-    ``depth`` (see the module's documentation). ``concurrency`` processes search at once;
-    ``on_search(done, total)`` follows the searches of each ply."""
+    ``depth`` (see the module's documentation). ``concurrency`` worker processes search at
+    once (default: one per core); ``on_search(done, total)`` follows the searches of each ply."""
+    from minichess.match.pool import open_pool  # the match package imports the engine
+
     variant = get_variant(variant)
     start = Board(variant)
     layer: dict[str, tuple[Board, frozenset[Color]]] = {
         position_key(start): (start, frozenset((WHITE, BLACK)))}
     entries: dict[str, BookEntry] = {}
-    with _Searcher(variant.name, depth, concurrency) as searcher:
+    with open_pool(concurrency) as pool:
         for ply in range(plies):
-            wanted = [board for key, (board, sides) in layer.items()
+            wanted = {key: board for key, (board, sides) in layer.items()
                       if board.turn in sides and key not in entries
-                      and not board.is_game_over()]
-            for board, entry in zip(wanted, searcher.search(wanted, on_search), strict=True):
-                entries[position_key(board)] = entry
+                      and not board.is_game_over()}
+            entries.update(_search_all(pool, variant.name, wanted, depth, on_search))
             if ply + 1 < plies:
                 layer = _next_layer(layer, entries)
     about = {"plies": plies, "depth": depth,
@@ -171,39 +176,23 @@ def _next_layer(layer: dict[str, tuple[Board, frozenset[Color]]],
     return following
 
 
-class _Searcher:
-    """Searches positions to a fixed depth, in this process or in a pool of ``concurrency``."""
-
-    def __init__(self, variant: str, depth: int, concurrency: int) -> None:
-        self.variant = variant
-        self.depth = depth
-        self.pool = ProcessPoolExecutor(concurrency) if concurrency > 1 else None
-
-    def __enter__(self) -> _Searcher:
-        return self
-
-    def __exit__(self, *_exception: object) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(cancel_futures=True)
-
-    def search(self, boards: list[Board],
-               on_search: Callable[[int, int], None] | None) -> list[BookEntry]:
-        """The entries of ``boards``, in their order."""
-        tasks = [(self.variant, board.fen(), self.depth) for board in boards]
-        results = map(_search, tasks) if self.pool is None else self.pool.map(_search, tasks)
-        entries = []
-        for entry in results:
-            entries.append(entry)
-            if on_search is not None:
-                on_search(len(entries), len(tasks))
-        return entries
+def _search_all(pool: Pool, variant: str, boards: dict[str, Board], depth: int,
+                on_search: Callable[[int, int], None] | None) -> dict[str, BookEntry]:
+    """The entries of ``boards`` (by key), searched in the workers of ``pool``."""
+    tasks = [(variant, key, board.fen(), depth) for key, board in boards.items()]
+    entries = {}
+    for key, entry in pool.results(_search, tasks):
+        entries[key] = entry
+        if on_search is not None:
+            on_search(len(entries), len(tasks))
+    return entries
 
 
-def _search(task: tuple[str, str, int]) -> BookEntry:
-    """The book entry of one position: ``(variant, FEN, depth)``."""
+def _search(task: tuple[str, str, str, int]) -> tuple[str, BookEntry]:
+    """The key and book entry of one position: ``(variant, key, FEN, depth)``."""
     from minichess.engine.engine import Engine, Limit  # the engine imports this module
 
-    variant, fen, depth = task
+    variant, key, fen, depth = task
     engine = Engine(seed=0, hash_mb=64)
     info = engine.analyse(Board(variant, fen), Limit(depth=depth))
-    return BookEntry(info.pv[0].uci(), info.depth, info.score, info.mate)
+    return key, BookEntry(info.pv[0].uci(), info.depth, info.score, info.mate)

@@ -393,11 +393,10 @@ class Engine:
         """The book's move for ``board`` as an Info, if level 10 uses a book that has one."""
         if self.level < MAX_LEVEL or not self.book:
             return None
-        book = self.opening_book(board.variant)
-        entry = book.entry(board)
-        move = None if entry is None else book.move_of(board, entry)
-        if entry is None or move is None:
+        found = self.opening_book(board.variant).probe(board)
+        if found is None:
             return None
+        entry, move = found
         return Info(entry.depth, entry.depth, entry.score, entry.mate, 0, 0.0, [move])
 
     def _exact_moves(self, board: Board, seconds: float) -> list[Move] | None:
