@@ -103,6 +103,16 @@ def test_the_time_budget_stays_inside_the_clock(clock):
     assert 0 < soft <= hard < clock
 
 
+def test_a_long_game_keeps_a_floor_of_increments_on_the_clock():
+    board = Board("antichess")  # no move limit
+    fresh, _ = time_budget(board, Limit(white_clock=5.0, black_clock=5.0, increment=0.05), 0.05)
+    low, hard = time_budget(board, Limit(white_clock=0.3, black_clock=5.0, increment=0.05),
+                            0.05)
+    assert fresh > 0.25  # a full clock is spent more freely than one move in twenty
+    assert low == pytest.approx(0.9 * 0.05)  # below five increments: less than one comes back
+    assert low < hard < 0.3 - 0.05
+
+
 def test_the_engine_keeps_back_the_latency_its_clock_shows():
     gauge = LatencyGauge(least=0.05)
     board = Board("minitchess")

@@ -47,10 +47,15 @@ class Limit:
         return clock, increment
 
 
-EXPECTED_MOVES_LEFT = 25
+EXPECTED_MOVES_LEFT = 18
 """The moves to plan for when nothing bounds the game sooner."""
+MOVE_LIMIT_PLAN = 20
+"""The most moves to plan for in a game with a move limit."""
 RESERVE_MOVES = 2
 """The clock is planned as if the game had this many moves more: a reserve."""
+RESERVE_INCREMENTS = 5
+"""Seconds of this many increments are left out of the clock a move's time is planned from:
+a long game runs its clock down towards this floor, not towards the increment."""
 STABLE_SHARE = 0.55
 """The share of its optimum time after which a search whose best move is stable stops
 starting new iterations (each takes about as long as all before it)."""
@@ -72,7 +77,8 @@ def time_budget(board: Board, limit: Limit, overhead: float) -> tuple[float, flo
         return None
     moves_left = limit.moves_to_go or expected_moves_left(board)
     usable = max(clock - overhead, 0.0)
-    share = usable / (moves_left + RESERVE_MOVES) + 0.9 * increment
+    planned = max(usable - RESERVE_INCREMENTS * increment, 0.0)
+    share = planned / (moves_left + RESERVE_MOVES) + 0.9 * increment
     hard = min(4 * share, 0.4 * usable + 0.5 * increment, usable * 0.9)
     hard = max(hard, min(0.005, clock * 0.25))  # always a moment to find some move
     return min(max(share, 0.001), hard), hard
@@ -84,7 +90,7 @@ def expected_moves_left(board: Board) -> int:
     limit = board.variant.move_limit
     if limit:
         plies_left = max(limit - board.ply(), 1)
-        return max(min((plies_left + 1) // 2, EXPECTED_MOVES_LEFT - 5), 1)
+        return max(min((plies_left + 1) // 2, MOVE_LIMIT_PLAN), 1)
     return EXPECTED_MOVES_LEFT
 
 
