@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Callable
 
 import pytest
 
 from minichess.board import Board
+from minichess.engine.endgame import DIRECTORY_VARIABLE
 from minichess.notation.fen import format_fen
 from minichess.pieces import BLACK, WHITE, Piece
 from minichess.position import Setup
@@ -14,6 +17,10 @@ from minichess.squares import parse_square
 from minichess.variants import get_variant
 
 BoardFactory = Callable[..., Board]
+
+# The engine reads the endgame tables built on this machine; the tests' searches must not
+# depend on what was built, so they look in an empty directory of their own.
+os.environ[DIRECTORY_VARIABLE] = tempfile.mkdtemp(prefix="minichess-endgame-")
 
 
 def board_from_pieces(

@@ -128,6 +128,7 @@ def test_uci_names_the_engine_and_lists_the_options():
     assert "option name Skill Level type spin default 10 min 1 max 10" in lines
     assert "option name Move Overhead type spin default 50 min 0 max 5000" in lines
     assert "option name OwnBook type check default true" in lines
+    assert "option name EndgameTables type check default true" in lines
 
 
 def test_isready_is_answered_and_quit_ends_the_session_even_with_more_input():
@@ -170,6 +171,13 @@ def test_the_own_book_option_switches_the_opening_book(session):
     assert session.answers() == [] and session.uci.engine.book is False
     session.send("setoption name ownbook value TRUE")
     assert session.answers() == [] and session.uci.engine.book is True
+
+
+def test_the_endgame_tables_option_switches_the_tables(session):
+    session.send("setoption name EndgameTables value false")
+    assert session.answers() == [] and session.uci.engine.endgame is False
+    session.send("setoption name EndgameTables value true")
+    assert session.answers() == [] and session.uci.engine.endgame is True
 
 
 @pytest.mark.parametrize(

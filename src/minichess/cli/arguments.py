@@ -6,6 +6,9 @@ import argparse
 import sys
 from typing import NoReturn
 
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
 from minichess.board import Board
 
 DEFAULT_VARIANT = "minitchess"
@@ -65,6 +68,20 @@ def positive_seconds(text: str) -> float:
     if not 0 < seconds < float("inf"):
         raise argparse.ArgumentTypeError(f"expected a number of seconds > 0, not {text!r}")
     return seconds
+
+
+def add_concurrency_argument(parser: argparse.ArgumentParser, what: str) -> None:
+    """Add ``--concurrency`` (``-j``): how many ``what`` run at once."""
+    parser.add_argument("--concurrency", "-j", type=positive_int, default=None, metavar="K",
+                        help=f"{what} at once (default: the number of cores)")
+
+
+def counting_progress(label: str, unit: str) -> Progress:
+    """A progress bar on stderr, shown only when it is a terminal: ``label``, the bar, how many
+    ``unit`` of the total are done, the time taken."""
+    return Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TextColumn(unit),
+                    TimeElapsedColumn(), console=Console(stderr=True),
+                    disable=not sys.stderr.isatty(), transient=True)
 
 
 def add_position_arguments(parser: argparse.ArgumentParser) -> None:

@@ -9,12 +9,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-from minichess.cli.arguments import positive_int
+from minichess.cli.arguments import counting_progress, positive_int
 from minichess.engine.bench import DEFAULT_DEPTH, POSITIONS, BenchResult, Searched, bench
 
 
@@ -37,10 +33,7 @@ def register(commands: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> None:
     """Search, then print the signature."""
-    progress = Progress(TextColumn("bench"), BarColumn(), MofNCompleteColumn(),
-                        TextColumn("positions"), TimeElapsedColumn(),
-                        console=Console(stderr=True), disable=not sys.stderr.isatty(),
-                        transient=True)
+    progress = counting_progress("bench", "positions")
     task = progress.add_task("bench", total=len(POSITIONS))
 
     def advance(_searched: Searched) -> None:

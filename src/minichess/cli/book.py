@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-from minichess.cli.arguments import add_position_arguments, board_from_args, positive_int
+from minichess.cli.arguments import (
+    add_concurrency_argument,
+    add_position_arguments,
+    board_from_args,
+    counting_progress,
+    positive_int,
+)
 from minichess.engine.book import BOOKS_DIR, OpeningBook, build_book, variant_book
 from minichess.variants import get_variant
 
@@ -44,8 +46,7 @@ def register(commands: argparse._SubParsersAction) -> None:
                         f" {DEFAULT_PLIES})")
     parser.add_argument("--depth", type=positive_int, default=DEFAULT_DEPTH, metavar="D",
                         help=f"with --build: the depth of each search (default {DEFAULT_DEPTH})")
-    parser.add_argument("--concurrency", "-j", type=positive_int, default=None, metavar="K",
-                        help="with --build: searches at once (default: the number of cores)")
+    add_concurrency_argument(parser, "with --build: searches")
     parser.add_argument("--output", metavar="FILE",
                         help="with --build: write the book here instead of the package's"
                         " books folder")
@@ -80,10 +81,7 @@ def run(args: argparse.Namespace) -> None:
 def build(args: argparse.Namespace) -> None:
     """Build the book with a progress bar per ply, write it, and report where."""
     variant = get_variant(args.variant)
-    progress = Progress(TextColumn("book"), BarColumn(), MofNCompleteColumn(),
-                        TextColumn("searches"), TimeElapsedColumn(),
-                        console=Console(stderr=True), disable=not sys.stderr.isatty(),
-                        transient=True)
+    progress = counting_progress("book", "searches")
     task = progress.add_task("book", total=None)
 
     def advance(done: int, total: int) -> None:

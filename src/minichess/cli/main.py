@@ -21,6 +21,7 @@ from minichess.cli import (
     analyse,
     bench,
     book,
+    endgame,
     imcs,
     imcs_server,
     match,
@@ -39,8 +40,8 @@ from minichess.errors import MinichessError
 
 PROG = "minichess"
 COMMANDS = (
-    play, serve, perft, moves, move, winner, show, variants, analyse, uci, match, bench, book, imcs,
-    imcs_server,
+    play, serve, perft, moves, move, winner, show, variants, analyse, uci, match, bench, book,
+    endgame, imcs, imcs_server,
 )
 """The subcommand modules, in the order ``--help`` lists them."""
 

@@ -22,7 +22,12 @@ from typing import TextIO
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from minichess.cli.arguments import DEFAULT_VARIANT, UsageError, positive_int
+from minichess.cli.arguments import (
+    DEFAULT_VARIANT,
+    UsageError,
+    add_concurrency_argument,
+    positive_int,
+)
 from minichess.match import DEFAULT_TIME_CONTROL, GameReport, MatchResult, play_match
 from minichess.match.specs import SPEC_HELP
 from minichess.match.sprt import parse_sprt
@@ -60,8 +65,7 @@ def register(commands: argparse._SubParsersAction) -> None:
         "--time", "-t", default=DEFAULT_TIME_CONTROL, metavar="T",
         help=f"each player's clock per game: seconds + increment (default {DEFAULT_TIME_CONTROL})",
     )
-    parser.add_argument("--concurrency", "-j", type=positive_int, default=None, metavar="K",
-                        help="games played at once (default: the number of cores)")
+    add_concurrency_argument(parser, "games played")
     parser.add_argument("--pgn", metavar="FILE", help="write all games to FILE as PGN")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--start", action="store_true",

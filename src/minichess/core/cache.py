@@ -31,13 +31,19 @@ def source_digest(package: Path) -> str:
     return digest.hexdigest()[:16]
 
 
+def user_cache_dir() -> Path:
+    """The package's directory in the user's cache (``$XDG_CACHE_HOME/minichess``, by default
+    ``~/.cache/minichess``): compiled kernels, endgame tables."""
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "minichess"
+
+
 def cache_root() -> Path:
     """The directory holding the caches of all source versions."""
     explicit = os.environ.get("NUMBA_CACHE_DIR")
     if explicit:
         return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "minichess" / "numba"
+    return user_cache_dir() / "numba"
 
 
 def use_source_keyed_cache() -> Path:

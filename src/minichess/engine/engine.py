@@ -22,6 +22,7 @@ import numpy as np
 
 from minichess.board import Board, CoreState
 from minichess.engine.book import OpeningBook, variant_book
+from minichess.engine.endgame import EndgameTables, endgame_applies, load_tables
 from minichess.engine.exact import ExactSolver, exact_applies
 from minichess.engine.opponent import materially_best_moves
 from minichess.engine.search import (
@@ -166,7 +167,8 @@ class Engine:
     transposition table. ``move_overhead`` is kept back from the clock for latency.
     ``techniques`` overrides the variant's choice of search techniques (for experiments).
     ``book``: whether level 10 plays its opening book's moves under a clock (see
-    :meth:`iter_analysis`).
+    :meth:`iter_analysis`). ``endgame``: whether level 10's searches read the variant's
+    endgame tables where they have been built (:mod:`minichess.engine.endgame`).
     """
 
     def __init__(
@@ -177,6 +179,7 @@ class Engine:
         move_overhead: float = 0.05,
         techniques: Techniques | None = None,
         book: bool = True,
+        endgame: bool = True,
     ) -> None:
         if level not in LEVELS:
             raise MinichessError(f"level must be {LEVELS[0]} to {MAX_LEVEL}, not {level}")
@@ -189,6 +192,10 @@ class Engine:
         self.book = book
         """Whether level 10 plays its opening book's moves under a clock."""
         self._books: dict[str, OpeningBook] = {}
+        self.endgame = endgame
+        """Whether level 10's searches read the endgame tables that have been built."""
+        self._endgame: EndgameTables | None = None
+        """The tables the running search reads, if any."""
         self._last_score = 0
         """The score of the last search, to see whether the next one falls."""
         self._solver: ExactSolver | None = None
@@ -294,7 +301,11 @@ class Engine:
 
         At level 10 under a clock, a position in the variant's opening book
         (:mod:`minichess.engine.book`) is not searched: the only Info is the book's move, with
-        the depth and score of the search that chose it and no nodes."""
+        the depth and score of the search that chose it and no nodes.
+
+        At level 10, where the variant's endgame tables have been built
+        (:mod:`minichess.engine.endgame`) and ``endgame`` is on, every search scores the
+        positions they hold exactly (not the root: its moves are searched)."""
         moves = board.legal_moves
         if not moves:
             raise MinichessError(f"no move to search: the game is over ({board.outcome()})")
@@ -319,6 +330,7 @@ class Engine:
         control[C_TT_GENERATION] = self._tt_generation
         weights = self.weights(board.variant)
         self._memory.evals[:] = 0  # the weights or the variant may differ from the last search
+        self._endgame = self._endgame_tables(board.variant)
         self._memory.age()
         return self._iterations(board, moves, state, weights, max_depth, budget, playing,
                                 limit)
@@ -389,6 +401,14 @@ class Engine:
                 return
         self._last_score = score
 
+    def _endgame_tables(self, variant: VariantDefinition) -> EndgameTables | None:
+        """The endgame tables level 10 reads in ``variant``: those built, unless switched
+        off (None when there are none)."""
+        if self.level < MAX_LEVEL or not self.endgame or not endgame_applies(variant):
+            return None
+        tables = load_tables(variant)
+        return tables if len(tables) else None
+
     def _book_info(self, board: Board) -> Info | None:
         """The book's move for ``board`` as an Info, if level 10 uses a book that has one."""
         if self.level < MAX_LEVEL or not self.book:
@@ -425,7 +445,7 @@ class Engine:
                 state = after.core_state(MAX_PLY + 8)
                 score = -search(state.position, state.tables, weights, state.undo,
                                 state.plies, EXACT_CHOICE_DEPTH, -INFINITE, INFINITE,
-                                self._memory)
+                                self._memory, self._endgame)
             if self._control[C_ABORTED] or self._control[C_STOP]:
                 break
             if score > best_score:
@@ -496,7 +516,7 @@ class Engine:
         limit ended it."""
         state = board.core_state(MAX_PLY + 8)
         score = search(state.position, state.tables, weights, state.undo, state.plies,
-                       max(depth, 1), bound - 1, bound, self._memory)
+                       max(depth, 1), bound - 1, bound, self._memory, self._endgame)
         if self._control[C_ABORTED] or self._control[C_STOP]:
             raise _Stopped
         return score
@@ -509,7 +529,7 @@ class Engine:
             alpha, beta = previous - delta, previous + delta
         while True:
             score = search(state.position, state.tables, weights, state.undo, state.plies,
-                           depth, alpha, beta, self._memory)
+                           depth, alpha, beta, self._memory, self._endgame)
             if self._control[C_ABORTED]:
                 return score
             if score <= alpha:

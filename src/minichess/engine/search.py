@@ -8,7 +8,8 @@ functions, so each ply is a frame of ``frames`` and the recursion is a small sta
 engines take them:
 
 entering a node (``enter_node``)
-  1. game ends by the rules, repetition, a king that can be taken, mate-distance pruning
+  1. game ends by the rules, repetition, a king that can be taken, the endgame tables,
+     mate-distance pruning
   2. check (the king attacked, where a king is royal or can be taken) and its extension
   3. transposition table: the stored move, and a cut-off by the stored score
   4. static evaluation, and whether it improves on two plies before
@@ -39,12 +40,13 @@ from functools import cache
 
 import numpy as np
 
-from minichess.core.bits import prefetch
+from minichess.core.bits import popcount, prefetch
 from minichess.core.jit import kernel, leaf_kernel
 from minichess.core.layout import (
     BB,
     BISHOP,
     F_COMPULSORY,
+    F_MOVE_LIMIT,
     F_REPETITION,
     F_ROYALTY,
     FLAGS,
@@ -54,6 +56,7 @@ from minichess.core.layout import (
     MAILBOX,
     MAX_MOVES,
     PAWN,
+    PLY,
     QUEEN,
     ROOK,
     STM,
@@ -78,6 +81,14 @@ from minichess.core.rules import (
     no_moves_result,
     prepare_rules,
     rule_end,
+)
+from minichess.engine.endgame import (
+    EXTRA_PIECES,
+    NO_ENTRY,
+    NO_TABLES_OFFSETS,
+    NO_TABLES_VALUES,
+    EndgameTables,
+    locate,
 )
 from minichess.engine.evaluation import W_MATERIAL, WEIGHT_COUNT, weighted_sum
 from minichess.engine.network import (
@@ -598,6 +609,24 @@ def game_over_score(pos, tab, undo, sp, ply, repetition_rule):
     return INFINITE
 
 
+@leaf_kernel
+def endgame_score(pos, tab, endgame, endgame_offsets, distance):
+    """Step 1 with endgame tables (``endgame.py``): the exact score of a position they hold,
+    scored as a king capture that many plies away; a win or loss further away than the plies
+    left before the move limit is a draw. INFINITE when they do not hold it."""
+    if popcount(pos[BB] | pos[BB + 8]) > 2 + EXTRA_PIECES:
+        return INFINITE
+    where = locate(pos, tab, endgame_offsets)
+    if where == NO_ENTRY:
+        return INFINITE
+    stored = endgame[where]
+    plies = abs(stored)
+    limit = tab[FLAGS, F_MOVE_LIMIT]
+    if stored == 0 or (limit != 0 and plies > limit - pos[PLY]):
+        return 0
+    return MATE - distance - plies if stored > 0 else -(MATE - distance - plies)
+
+
 @kernel()
 def enter_quiescence(pos, tab, weights, undo, sp, ply, frames, moves, evals, accumulators, control,
                      check_legality):
@@ -630,7 +659,7 @@ def enter_quiescence(pos, tab, weights, undo, sp, ply, frames, moves, evals, acc
 
 @kernel()
 def enter_node(pos, tab, weights, undo, sp, ply, frames, moves, tt, evals, accumulators, control,
-               check_legality):
+               endgame, endgame_offsets, check_legality):
     """Steps 1 to 7 for the node at ``ply``: returns RETURN (its score in ``F_BEST``),
     TRY_NULL_MOVE, or SEARCH_MOVES with the moves generated (``F_COUNT``)."""
     f = frames[ply]
@@ -641,10 +670,12 @@ def enter_node(pos, tab, weights, undo, sp, ply, frames, moves, tt, evals, accum
         f[F_BEST] = 0
         return RETURN
     distance = f[F_DISTANCE]
-    # 1. game end, repetition, king capture; mate-distance pruning (a singular search looks
-    # again at its parent's position, which is none of these)
+    # 1. game end, repetition, king capture, endgame tables; mate-distance pruning (a
+    # singular search looks again at its parent's position, which is none of these)
     if ply > 0 and f[F_EXCLUDED] == 0:
         ret = game_over_score(pos, tab, undo, sp, distance, tab[FLAGS, F_REPETITION] != 0)
+        if ret == INFINITE and endgame.shape[0] > 0:
+            ret = endgame_score(pos, tab, endgame, endgame_offsets, distance)
         if ret == INFINITE and ply >= MAX_PLY - 1:
             ret = static_eval(pos, tab, weights, evals, accumulators, ply, control)
         if ret != INFINITE:
@@ -932,8 +963,10 @@ REDUCTIONS = _reduction_table()
 
 
 def search(pos: np.ndarray, tab: np.ndarray, weights: np.ndarray, undo: np.ndarray, sp0: int,
-           depth: int, alpha: int, beta: int, memory: SearchMemory) -> int:
+           depth: int, alpha: int, beta: int, memory: SearchMemory,
+           endgame: EndgameTables | None = None) -> int:
     """Search the position to ``depth`` plies in the window (alpha, beta); return the score.
+    With ``endgame``, the positions its tables hold are scored by them (not the root).
 
     ``memory.pv[0]`` receives the principal variation, ended by a 0. Stops early when
     ``memory.control[C_STOP]`` is set or the node limit is reached, with
@@ -941,10 +974,14 @@ def search(pos: np.ndarray, tab: np.ndarray, weights: np.ndarray, undo: np.ndarr
     """
     m = memory
     compiled = search_kernel(checks_legality(tab))
+    values, offsets = NO_TABLES_VALUES, NO_TABLES_OFFSETS
+    if endgame is not None:
+        values, offsets = endgame.values, endgame.offsets
     return int(compiled(pos, tab, weights, undo, sp0, depth, alpha, beta, m.tt, m.evals,
                         m.killers, m.counters, m.quiet_history, m.continuation,
                         m.capture_history, m.pv, m.control, m.frames, m.moves, m.order,
-                        m.tried_quiets, m.tried_captures, REDUCTIONS, m.accumulators))
+                        m.tried_quiets, m.tried_captures, REDUCTIONS, m.accumulators, values,
+                        offsets))
 
 
 @cache
@@ -959,28 +996,31 @@ def search_kernel(check_legality: bool) -> Callable[..., int]:
 def _search_no_check(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers,
                      counters, quiet_history, continuation, capture_history, pv, control,
                      frames, moves, order, tried_quiets, tried_captures, reductions,
-                     accumulators):
+                     accumulators, endgame, endgame_offsets):
     """``search`` where the king is not royal."""
     return _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers,
                    counters, quiet_history, continuation, capture_history, pv, control, frames,
-                   moves, order, tried_quiets, tried_captures, reductions, accumulators, False)
+                   moves, order, tried_quiets, tried_captures, reductions, accumulators, endgame,
+                   endgame_offsets, False)
 
 
 @kernel()
 def _search_with_check(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers,
                        counters, quiet_history, continuation, capture_history, pv, control,
                        frames, moves, order, tried_quiets, tried_captures, reductions,
-                       accumulators):
+                       accumulators, endgame, endgame_offsets):
     """``search`` where the king is royal."""
     return _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers,
                    counters, quiet_history, continuation, capture_history, pv, control, frames,
-                   moves, order, tried_quiets, tried_captures, reductions, accumulators, True)
+                   moves, order, tried_quiets, tried_captures, reductions, accumulators, endgame,
+                   endgame_offsets, True)
 
 
 @leaf_kernel
 def _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers, counters,
             quiet_history, continuation, capture_history, pv, control, frames, moves, order,
-            tried_quiets, tried_captures, reductions, accumulators, check_legality):
+            tried_quiets, tried_captures, reductions, accumulators, endgame, endgame_offsets,
+            check_legality):
     """``search`` in its buffers: the state machine over the frames."""
     generation = control[C_TT_GENERATION]
     control[C_ABORTED] = 0
@@ -1008,7 +1048,7 @@ def _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers
                 control[C_SELDEPTH] = ply
             pv[ply, 0] = 0
             action = enter_node(pos, tab, weights, undo, sp, ply, frames, moves, tt, evals,
-                                accumulators, control, check_legality)
+                                accumulators, control, endgame, endgame_offsets, check_legality)
             if action == RETURN:
                 ret = f[F_BEST]
                 returning = True

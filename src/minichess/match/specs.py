@@ -31,7 +31,8 @@ or ``weights=FILE`` (the untuned starting weights of the evaluation, or those in
 file as ``tuning.py`` writes them) and ``network=none`` or ``network=FILE`` (the evaluation
 without the variant's network, or with the one in a file as ``training.py`` writes it) and
 ``book=none`` or ``book=FILE`` (without the variant's opening book, or with the one in a file
-as ``minichess book --build`` writes it), e.g. ``level:10,nullmove=0`` against ``level:10``.
+as ``minichess book --build`` writes it) and ``endgame=none`` (without the endgame tables that
+``minichess endgame --build`` makes), e.g. ``level:10,nullmove=0`` against ``level:10``.
 
 >>> spec = parse_player("level:10,time=0.5")
 >>> spec.kind, spec.argument, spec.time_factor
@@ -71,7 +72,8 @@ SPEC_HELP = (
     f"level:N (N = {LEVELS[0]}..{MAX_LEVEL}), random, greedy or uci:COMMAND, the engine players"
     " optionally followed by ,time=F (0 < F <= 1) to use only that share of the clock, level:N"
     " also by ,nullmove=0|1 ,reductions=0|1 ,pruning=0|1 ,singular=0|1 ,forced=0|1"
-    " ,quiescence=1..32 ,weights=start|FILE ,network=none|FILE ,book=none|FILE, uci:COMMAND by"
+    " ,quiescence=1..32 ,weights=start|FILE ,network=none|FILE ,book=none|FILE ,endgame=none,"
+    " uci:COMMAND by"
     " ,variant=ENGINES_NAME"
     " and ,option.NAME=VALUE (UCI options), any player by ,name=DISPLAY_NAME"
 )
@@ -81,7 +83,7 @@ _TECHNIQUE_OPTIONS = {"nullmove": "null_move", "reductions": "reductions", "prun
 _QUIESCENCE_PLIES = tuple(str(plies) for plies in range(1, 33))
 _ENGINE_OPTIONS = {**{name: ("0", "1") for name in _TECHNIQUE_OPTIONS},
                    "quiescence": _QUIESCENCE_PLIES, "weights": ("start",), "network": ("none",),
-                   "book": ("none",)}
+                   "book": ("none",), "endgame": ("none",)}
 UCI_OPTION_PREFIX = "option."
 """How a ``uci:`` spec's options that go to the engine begin."""
 
@@ -129,7 +131,8 @@ class PlayerSpec:
                 player = EnginePlayer(level=int(self.argument), techniques=techniques,
                                       weights=options.get("weights"),
                                       network=options.get("network"),
-                                      book=options.get("book"))
+                                      book=options.get("book"),
+                                      endgame=options.get("endgame"))
             else:
                 uci_options = [(name.removeprefix(UCI_OPTION_PREFIX), value)
                                for name, value in self.engine_options

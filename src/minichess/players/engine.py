@@ -8,6 +8,7 @@ from typing import Any
 
 from minichess.engine import MAX_LEVEL, Engine, Limit, Techniques
 from minichess.engine.book import NO_BOOK, OpeningBook
+from minichess.engine.endgame import NO_ENDGAME
 from minichess.engine.weights import starting_weights, variant_weights
 from minichess.game import Game
 from minichess.move import Move
@@ -24,15 +25,17 @@ class EnginePlayer(Player):
     fields and their values (the others stay the variant's choice) and
     ``weights`` plays with the untuned evaluation (``"start"``) or the weights in a file (its
     path), ``network`` without the variant's network (``"none"``) or with the one in a file,
-    ``book`` without the variant's opening book (``"none"``) or with the one in a file:
+    ``book`` without the variant's opening book (``"none"``) or with the one in a file,
+    ``endgame`` without the endgame tables (``"none"``):
     for measuring what each is worth by matches."""
 
     def __init__(self, level: int = MAX_LEVEL, limit: Limit | None = None, seed: int | None = None,
                  hash_mb: int = 16, techniques: Mapping[str, Any] | None = None,
                  weights: str | None = None, network: str | None = None,
-                 book: str | None = None) -> None:
+                 book: str | None = None, endgame: str | None = None) -> None:
         self.name = f"level:{level}"
-        self.engine = Engine(level=level, seed=seed, hash_mb=hash_mb, book=book != NO_BOOK)
+        self.engine = Engine(level=level, seed=seed, hash_mb=hash_mb, book=book != NO_BOOK,
+                             endgame=endgame != NO_ENDGAME)
         if book is not None and book != NO_BOOK:
             self.engine.use_book(OpeningBook.load(book))
         self.limit = limit or Limit(time=0.1)

@@ -70,6 +70,8 @@ SPIN_OPTIONS = (HASH, THREADS, SKILL_LEVEL, MOVE_OVERHEAD)
 
 OWN_BOOK = "OwnBook"
 """A check option: whether level 10 plays its opening book's moves under a clock."""
+ENDGAME_TABLES = "EndgameTables"
+"""A check option: whether level 10's searches read the endgame tables that have been built."""
 
 GO_TIMES = ("wtime", "btime", "winc", "binc", "movetime")
 """``go`` parameters in milliseconds (a GUI may send a negative clock: read as 0)."""
@@ -188,6 +190,7 @@ class UciEngine:
             SKILL_LEVEL.name.lower(): self._set_skill_level,
             MOVE_OVERHEAD.name.lower(): self._set_move_overhead,
             OWN_BOOK.lower(): self._set_own_book,
+            ENDGAME_TABLES.lower(): self._set_endgame_tables,
         }
 
     def run(self) -> None:
@@ -236,6 +239,7 @@ class UciEngine:
         for option in SPIN_OPTIONS:
             self.send(option.declaration())
         self.send(f"option name {OWN_BOOK} type check default true")
+        self.send(f"option name {ENDGAME_TABLES} type check default true")
         self.send("uciok")
 
     def _isready(self, arguments: list[str]) -> None:
@@ -303,6 +307,9 @@ class UciEngine:
 
     def _set_own_book(self, value: str) -> None:
         self.engine.book = check_value(OWN_BOOK, value)
+
+    def _set_endgame_tables(self, value: str) -> None:
+        self.engine.endgame = check_value(ENDGAME_TABLES, value)
 
     # --- the search ---------------------------------------------------------------------------
 
