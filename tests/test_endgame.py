@@ -184,7 +184,7 @@ def test_the_search_scores_table_positions_exactly(directory, monkeypatch):
     assert without.mate is None and abs(without.score or 0) < MATE_BOUND
 
 
-def test_the_player_and_uci_options_switch_the_tables_off():
+def test_the_player_option_switches_the_tables_off():
     player = parse_player("level:10,endgame=none").create()
     assert player.engine.endgame is False  # type: ignore[attr-defined]
     assert parse_player("level:10").create().engine.endgame is True  # type: ignore[attr-defined]

@@ -327,10 +327,16 @@ def _retrograde_pass(pos, tab, undo, moves, values, offsets, start, size, count,
 # --- materials and files -------------------------------------------------------------------------
 
 
+def _kernel_codes(material: Material) -> tuple[int, int, int]:
+    """``material`` as the kernels take it: how many pieces, the first and the second code
+    (0 for a piece it does not have)."""
+    padded = (*material, 0, 0)
+    return len(material), padded[0], padded[1]
+
+
 def material_key(material: Material) -> int:
     """The material id of ``material``."""
-    padded = (*material, 0, 0)
-    return int(material_id(len(material), padded[0], padded[1]))
+    return int(material_id(*_kernel_codes(material)))
 
 
 def swapped(material: Material) -> Material:
@@ -511,7 +517,11 @@ def _build_task(task: tuple[str, str, Material, int]) -> TableSummary:
             values[start:start + table_size(variant, other)] = np.load(path)
     started = time.perf_counter()
     table, positions = _solve(variant, material, values, offsets)
-    np.save(Path(directory) / f"{material_name(material)}.npy", table)
+    path = Path(directory) / f"{material_name(material)}.npy"
+    partial = path.with_suffix(".part")
+    with partial.open("wb") as file:
+        np.save(file, table)
+    partial.replace(path)  # an engine reading the folder meanwhile never sees half a table
     return _summarise(material_name(material), table, positions, time.perf_counter() - started)
 
 
@@ -525,7 +535,7 @@ def _solve(variant: VariantDefinition, material: Material, values: np.ndarray,
     undo = new_undo_stack(2)
     moves = np.zeros(MAX_MOVES, dtype=np.int64)
     start, size = int(offsets[material_key(material)]), table_size(variant, material)
-    count, first, second = len(material), *(*material, 0, 0)[:2]
+    count, first, second = _kernel_codes(material)
     longest = max(int(np.abs(values.astype(np.int64)).max(initial=0)), 1)
     positions = _settle_first(pos, tab, undo, moves, values, start, size, count, first, second)
     plies = 2
