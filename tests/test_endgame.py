@@ -184,6 +184,18 @@ def test_the_search_scores_table_positions_exactly(directory, monkeypatch):
     assert without.mate is None and abs(without.score or 0) < MATE_BOUND
 
 
+def test_a_new_game_reads_the_tables_before_its_clock_runs(directory, monkeypatch):
+    monkeypatch.setenv(DIRECTORY_VARIABLE, str(directory))
+    read = []
+    monkeypatch.setattr("minichess.engine.engine.load_tables",
+                        lambda variant: read.append(variant.name) or load_tables(variant))
+    player = parse_player("level:10").create()
+    player.new_game(VARIANTS["minitchess"])  # what a match does before the game's clock runs
+    assert read == ["minitchess"]
+    parse_player("level:10,endgame=none").create().new_game(VARIANTS["minitchess"])
+    assert read == ["minitchess"]  # switched off: nothing read
+
+
 def test_the_player_option_switches_the_tables_off():
     player = parse_player("level:10,endgame=none").create()
     assert player.engine.endgame is False  # type: ignore[attr-defined]

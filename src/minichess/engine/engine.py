@@ -224,11 +224,15 @@ class Engine:
         self._memory = SearchMemory(entries)
         self._control = self._memory.control
 
-    def new_game(self) -> None:
-        """Forget what earlier searches learnt (transposition table, killers, histories)."""
+    def new_game(self, variant: VariantDefinition | None = None) -> None:
+        """Forget what earlier searches learnt (transposition table, killers, histories). With
+        ``variant``, also read what level 10's searches need for it (its endgame tables) now,
+        before a clock runs: reading them takes a second or so."""
         self._memory.forget()
         self._last_score = 0
         self._latency.reset()
+        if variant is not None:
+            self._endgame_tables(variant)
 
     def stop(self) -> None:
         """Stop the running search as soon as possible (from another thread)."""

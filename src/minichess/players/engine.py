@@ -44,8 +44,9 @@ class EnginePlayer(Player):
         self._network = network
 
     def new_game(self, variant: VariantDefinition) -> None:
-        """Forget the previous game (transposition table, killers, history)."""
-        self.engine.new_game()
+        """Forget the previous game (transposition table, killers, history) and read the
+        variant's endgame tables, if level 10 uses them, before the clock runs."""
+        self.engine.new_game(variant)
 
     def choose_move(self, game: Game) -> Move:
         """The engine's move within the time the game allows."""

@@ -247,7 +247,7 @@ class UciEngine:
 
     def _ucinewgame(self, arguments: list[str]) -> None:
         self._require_idle()
-        self.engine.new_game()
+        self.engine.new_game(self.board.variant)
         self.board = Board(self.board.variant)
 
     def _setoption(self, arguments: list[str]) -> None:
