@@ -503,18 +503,15 @@ def _reported(built: Iterator[TableSummary], total: int, done: int,
 
 
 def _build_task(task: tuple[str, str, Material, int]) -> TableSummary:
-    """Build and write one table, ``(variant, directory, material, pieces)``, reading the
-    tables it leads into from the directory."""
+    """Build and write one table, ``(variant, directory, material, pieces)``, reading from the
+    directory the tables of the groups before its own (every table it leads into)."""
     name, directory, material, pieces = task
     variant = get_variant(name)
-    materials = [built for group in build_order(pieces) for built in group]
-    offsets, total = _offsets(variant, materials)
-    values = np.zeros(total, dtype=np.int16)
-    for other in materials:
-        path = Path(directory) / f"{material_name(other)}.npy"
-        if other != material and path.exists():
-            start = offsets[material_key(other)]
-            values[start:start + table_size(variant, other)] = np.load(path)
+    groups = build_order(pieces)
+    own_group = next(index for index, group in enumerate(groups) if material in group)
+    values, offsets = _read_tables(variant, directory,
+                                   [built for group in groups for built in group],
+                                   [built for group in groups[:own_group] for built in group])
     started = time.perf_counter()
     table, positions = _solve(variant, material, values, offsets)
     path = Path(directory) / f"{material_name(material)}.npy"
@@ -675,13 +672,21 @@ def _load(name: str, folder: str, files: tuple[tuple[str, int], ...]) -> Endgame
     present = {file_name for file_name, _ in files}
     materials = [material for group in build_order(2 + EXTRA_PIECES) for material in group
                  if f"{material_name(material)}.npy" in present]
+    values, offsets = _read_tables(variant, folder, materials, materials)
+    return EndgameTables(variant, materials, values, offsets)
+
+
+def _read_tables(variant: VariantDefinition, folder: str | Path, materials: list[Material],
+                 read: list[Material]) -> tuple[np.ndarray, np.ndarray]:
+    """The tables of ``materials`` laid end to end (their values and offsets), those of
+    ``read`` read from their files in ``folder``, the others 0."""
     offsets, total = _offsets(variant, materials)
     values = np.zeros(total, dtype=np.int16)
-    for material in materials:
+    for material in read:
         start = offsets[material_key(material)]
         values[start:start + table_size(variant, material)] = np.load(
             Path(folder) / f"{material_name(material)}.npy")
-    return EndgameTables(variant, materials, values, offsets)
+    return values, offsets
 
 
 NO_TABLES_VALUES = np.zeros(0, dtype=np.int16)
