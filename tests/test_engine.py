@@ -105,12 +105,23 @@ def test_the_time_budget_stays_inside_the_clock(clock):
 
 def test_a_long_game_keeps_a_floor_of_increments_on_the_clock():
     board = Board("antichess")  # no move limit
-    fresh, _ = time_budget(board, Limit(white_clock=5.0, black_clock=5.0, increment=0.05), 0.05)
-    low, hard = time_budget(board, Limit(white_clock=0.3, black_clock=5.0, increment=0.05),
-                            0.05)
+    def budget(clock):
+        return time_budget(board, Limit(white_clock=clock, black_clock=5.0, increment=0.05), 0.05)
+    fresh, _ = budget(5.0)
+    low, hard = budget(0.3)
+    _, hard_above = budget(0.6)
     assert fresh > 0.25  # a full clock is spent more freely than one move in twenty
-    assert low == pytest.approx(0.9 * 0.05)  # below five increments: less than one comes back
-    assert low < hard < 0.3 - 0.05
+    # below five increments no search, however hard, spends more than its increment brings
+    assert low == hard == pytest.approx(0.9 * 0.05)
+    assert hard_above > 0.05  # above them a hard move may draw on the clock
+
+
+def test_the_clock_is_planned_for_fewer_moves_where_captures_are_compulsory():
+    limit = Limit(white_clock=5.0, black_clock=5.0, increment=0.05)
+    antichess, _ = time_budget(Board("antichess"), limit, 0.05)
+    gardner, _ = time_budget(Board("gardner"), limit, 0.05)  # no move limit either
+    # many antichess moves are the only legal one and take no time
+    assert antichess > 1.4 * gardner
 
 
 def test_the_engine_keeps_back_the_latency_its_clock_shows():

@@ -49,6 +49,10 @@ class Limit:
 
 EXPECTED_MOVES_LEFT = 18
 """The moves to plan for when nothing bounds the game sooner."""
+COMPULSORY_MOVES_LEFT = 11
+"""The same where captures are compulsory: there about two moves in five are the only legal
+one and take no time (2,559 of level 10's 6,245 moves in 200 games of antichess against
+Fairy-Stockfish at 5+0.05), so the clock is planned for the moves that need a search."""
 MOVE_LIMIT_PLAN = 20
 """The most moves to plan for in a game with a move limit."""
 RESERVE_MOVES = 2
@@ -80,18 +84,21 @@ def time_budget(board: Board, limit: Limit, overhead: float) -> tuple[float, flo
     planned = max(usable - RESERVE_INCREMENTS * increment, 0.0)
     share = planned / (moves_left + RESERVE_MOVES) + 0.9 * increment
     hard = min(4 * share, 0.4 * usable + 0.5 * increment, usable * 0.9)
+    if planned == 0.0 and increment > 0:  # under the floor: spend no more than it brings
+        hard = min(hard, 0.9 * increment)
     hard = max(hard, min(0.005, clock * 0.25))  # always a moment to find some move
     return min(max(share, 0.001), hard), hard
 
 
 def expected_moves_left(board: Board) -> int:
     """The moves to plan the clock for: the game's move limit is a bound, and most games are
-    decided well before it or before EXPECTED_MOVES_LEFT more moves."""
+    decided well before it or before EXPECTED_MOVES_LEFT more moves (fewer that need a search
+    where captures are compulsory)."""
     limit = board.variant.move_limit
     if limit:
         plies_left = max(limit - board.ply(), 1)
         return max(min((plies_left + 1) // 2, MOVE_LIMIT_PLAN), 1)
-    return EXPECTED_MOVES_LEFT
+    return COMPULSORY_MOVES_LEFT if board.variant.compulsory_capture else EXPECTED_MOVES_LEFT
 
 
 def keep_iterating(elapsed: float, optimum: float, changes: float, fall: int) -> bool:
