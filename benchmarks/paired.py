@@ -9,8 +9,12 @@ per game, with its standard error, is the change's effect on the score against t
     python benchmarks/paired.py --with new46.pgn new47.pgn --without old46.pgn old47.pgn
 
 The files pair in order (the first of ``--with`` with the first of ``--without``); our player
-is the one that is not ``--opponent`` (default fairy-stockfish). Exit status 2 for files that
-cannot be read or that do not pair.
+is the one that is not ``--opponent`` (default fairy-stockfish). Games pair only where both
+start from the same position with our player on the same side, by round where the two matches
+agree: the openings a seed gives are judged by the engine's evaluation, so a match run while
+another network was installed may have some others, or the same in another order. Games of the
+first with no partner are left out (and counted). Exit status 2 for files that cannot be read
+or that do not pair.
 """
 
 from __future__ import annotations
@@ -36,10 +40,14 @@ class Paired:
     difference: float
     """Mean score per game with the change minus without it (points per game)."""
     standard_error: float
+    left_out: int
+    """Games with the change that no game without it started like (opening and our colour)."""
 
 
-def our_scores(path: str, opponent: str) -> dict[int, float]:
-    """Our points in each finished game of the PGN file at ``path``, by round."""
+def our_scores(path: str, opponent: str) -> dict[int, tuple[tuple[str, bool], float]]:
+    """Our points in each finished game of the PGN file at ``path``, by round, each with how
+    the game started: its first position (FEN, empty for the variant's start) and whether we
+    had White."""
     scores = {}
     for game in read_pgn_file(path):
         headers = game.headers
@@ -50,25 +58,38 @@ def our_scores(path: str, opponent: str) -> dict[int, float]:
             raise MinichessError(f"{path}: {opponent!r} plays neither side of round "
                                  f"{headers.get('Round', '?')}")
         white = WHITE_SCORES[result]
-        ours = 1 - white if headers["White"] == opponent else white
-        scores[int(headers.get("Round", "0"))] = ours
+        we_are_white = headers["White"] != opponent
+        start = (headers.get("FEN", ""), we_are_white)
+        scores[int(headers.get("Round", "0"))] = (start, white if we_are_white else 1 - white)
     return scores
 
 
-def compare(with_change: list[dict[int, float]], without: list[dict[int, float]]) -> Paired:
-    """Pair the games of each match with the change with those of its partner by round."""
-    first, second = [], []
+Scores = dict[int, tuple[tuple[str, bool], float]]
+
+
+def compare(with_change: list[Scores], without: list[Scores]) -> Paired:
+    """Pair each game of a match with the change with a game of its partner that started the
+    same way (the same round where the rounds agree, else the next such game by round)."""
+    first, second, left_out = [], [], 0
     for a, b in zip(with_change, without, strict=True):
-        for number in sorted(a.keys() & b.keys()):
-            first.append(a[number])
-            second.append(b[number])
+        partners: dict[tuple[str, bool], list[float]] = {}
+        for number in sorted(b):
+            start, score = b[number]
+            partners.setdefault(start, []).append(score)
+        for number in sorted(a):
+            start, score = a[number]
+            if partners.get(start):
+                first.append(score)
+                second.append(partners[start].pop(0))
+            else:
+                left_out += 1
     n = len(first)
     if n < 2:
         raise MinichessError(f"{n} paired games: at least 2 are needed")
     differences = [x - y for x, y in zip(first, second, strict=True)]
     mean = sum(differences) / n
     variance = sum((d - mean) ** 2 for d in differences) / (n - 1)
-    return Paired(n, sum(first) / n, sum(second) / n, mean, math.sqrt(variance / n))
+    return Paired(n, sum(first) / n, sum(second) / n, mean, math.sqrt(variance / n), left_out)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -97,7 +118,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{paired.games} paired games: {100 * paired.score_with:.1f}% with the change, "
               f"{100 * paired.score_without:.1f}% without; difference "
               f"{100 * paired.difference:+.1f} points (standard error "
-              f"{100 * paired.standard_error:.1f}; 95%: {100 * low:+.1f} to {100 * high:+.1f})")
+              f"{100 * paired.standard_error:.1f}; 95%: {100 * low:+.1f} to {100 * high:+.1f})"
+              + (f"; games left out, no partner started the same way: {paired.left_out}"
+                 if paired.left_out else ""))
     return 0
 
 

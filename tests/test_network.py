@@ -12,6 +12,7 @@ from minichess.core import layout as L
 from minichess.core.makemove import UNDO_CAPTURED
 from minichess.engine import Engine, Limit
 from minichess.engine.evaluation import evaluate, weighted_sum
+from minichess.engine.labelling import Labeller
 from minichess.engine.network import (
     ACCUMULATOR_ROW,
     ACTIVATION,
@@ -27,7 +28,13 @@ from minichess.engine.network import (
     record_new,
     record_same,
 )
-from minichess.engine.training import Positions, input_features, self_play_positions
+from minichess.engine.training import (
+    Positions,
+    input_features,
+    position_fen,
+    relabelled,
+    self_play_positions,
+)
 from minichess.engine.weights import NO_NETWORK, variant_weights
 from minichess.errors import MinichessError
 from minichess.match.specs import parse_player
@@ -150,6 +157,24 @@ def test_self_play_keeps_quiet_positions_with_their_labels():
     assert positions.boards.shape == (len(positions), 64)
     assert set(np.unique(positions.results)) <= {0.0, 0.5, 1.0}
     assert set(np.unique(positions.movers)) <= {0, 1}
+
+
+def test_positions_are_scored_again_by_another_search():
+    boards = random_boards("losalamos", 4)
+    variant = boards[0].variant
+    rows = [board.core_state().position for board in boards]
+    squares = np.array([row[L.MAILBOX:L.MAILBOX + 64] for row in rows], np.int8)
+    movers = np.array([row[L.STM] for row in rows], np.int8)
+    for board, placed, mover in zip(boards, squares, movers, strict=True):
+        assert position_fen(variant, placed, mover).split()[:2] == board.fen().split()[:2]
+    zeros = np.zeros(len(boards), np.int32)
+    positions = Positions(squares, movers, zeros, zeros, np.full(len(boards), 0.5, np.float32))
+    scored = relabelled(positions, variant, Labeller("search", depth=3), concurrency=1)
+    assert np.array_equal(scored.boards, squares) and np.array_equal(scored.sums, zeros)
+    for board, score in zip(boards, scored.scores, strict=True):
+        info = Engine(level=10, seed=1).analyse(board, Limit(depth=3))
+        expected = 1600 * np.sign(info.mate) if info.mate is not None else info.score
+        assert abs(score - np.clip(expected, -1600, 1600)) <= 1  # the score for the side to move
 
 
 def test_a_fit_learns_what_the_weighted_sum_misses(tmp_path):

@@ -7,7 +7,9 @@ forced end found) are kept with the search's score, the weighted sum of the eval
 the game's result, each for the side to move. The network is then fitted so that the
 weighted sum plus its score predicts ``mix * sigmoid(search score) + (1 - mix) * result``
 (the search sees further than the evaluation; the result says who won): it learns what the
-weighted sum misses.
+weighted sum misses. With ``--label uci:SPEC`` the positions are scored again by another
+engine's search to ``--label-depth`` plies before the fit (the same labellers as
+``tuning.py``'s), so that the network learns that engine's judgement of them.
 
     python -m minichess.engine.training --variant losalamos --games 20000 --nodes 8000 \\
         --hidden 64 --epochs 20 --positions-file losalamos.npz
@@ -28,7 +30,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 import numpy as np
@@ -46,12 +48,14 @@ from minichess.board import Board
 from minichess.core import layout as L
 from minichess.engine.engine import Engine, Limit
 from minichess.engine.evaluation import weighted_sum
-from minichess.engine.labelling import SCALE
+from minichess.engine.labelling import SCALE, Labeller, Position, expected_results
 from minichess.engine.network import INPUTS, UNITS, input_feature, network_block
 from minichess.engine.weights import NO_NETWORK, WEIGHTS_DIR, variant_weights
 from minichess.errors import MinichessError
 from minichess.match.pool import open_pool
-from minichess.pieces import WHITE
+from minichess.notation.fen import format_fen
+from minichess.pieces import BLACK, WHITE, Piece
+from minichess.position import Setup
 from minichess.variants import VariantDefinition, get_variant
 
 MIX = 0.75
@@ -65,6 +69,9 @@ NEAR_MOVE_LIMIT = 3 / 8
 whatever the material)."""
 MAX_PIECES = 32
 """Pieces a training position may have (the inputs of one viewer)."""
+SURE = 1e-4
+"""How close to 1 or 0 a relabelled position's expected result may come: a forced win or loss
+becomes a score of about 1,600 centipawns."""
 
 
 @dataclass
@@ -170,6 +177,29 @@ def _play_game(game: _Game) -> tuple[int, list[tuple]]:
     white = 0.5 if outcome.winner is None else float(outcome.winner == WHITE)
     return game.number, [(squares, mover, score, weighted, white if mover == 0 else 1.0 - white)
                          for squares, mover, score, weighted in kept]
+
+
+# --- the positions: scored again by another searcher -----------------------------------------
+
+
+def position_fen(variant: VariantDefinition, squares: np.ndarray, mover: int) -> str:
+    """The FEN of a training position (``MAILBOX`` codes of its 64 squares, side to move)."""
+    placement = {square: Piece.from_code(int(code)) for square, code in enumerate(squares)
+                 if code}
+    return format_fen(variant, Setup(placement, WHITE if mover == 0 else BLACK))
+
+
+def relabelled(positions: Positions, variant: VariantDefinition, labeller: Labeller,
+               concurrency: int | None = None, ray: str | None = None) -> Positions:
+    """The same positions with the search's scores replaced by ``labeller``'s, for the side
+    to move; its searches run ``concurrency`` at once (default: one per core) or on the Ray
+    cluster at ``ray``."""
+    found = [Position(position_fen(variant, squares, mover), None)
+             for squares, mover in zip(positions.boards, positions.movers, strict=True)]
+    white = expected_results(found, variant.name, labeller, concurrency, ray)
+    mover = np.where(positions.movers == 0, white, 1.0 - white).clip(SURE, 1.0 - SURE)
+    scores = np.round(np.log(mover / (1.0 - mover)) / SCALE).astype(np.int32)
+    return replace(positions, scores=scores)
 
 
 # --- the fit -------------------------------------------------------------------------------
@@ -310,10 +340,11 @@ def train(variant_name: str, games: int, nodes: int, hidden: int, epochs: int, s
           mix: float = MIX, positions_files: tuple[str, ...] = (),
           save_positions: str | None = None, verify: int = 0, time_control: str = "2+0.05",
           concurrency: int | None = None, ray: str | None = None,
-          output: str | None = None) -> dict:
+          output: str | None = None, labeller: Labeller | None = None) -> dict:
     """Self-play (``games`` games at ``nodes`` nodes a move, with the variant's evaluation as
-    it is) and/or positions from files, then the fit; the network is saved if it wins a
-    ``verify``-game match against the engine without it (0: saved anyway)."""
+    it is) and/or positions from files, scored again by ``labeller`` if one is given, then the
+    fit; the network is saved if it wins a ``verify``-game match against the engine without it
+    (0: saved anyway)."""
     variant = get_variant(variant_name)
     parts = [Positions.load(*positions_files)] if positions_files else []
     report: dict = {"variant": variant.name, "seed": seed}
@@ -332,6 +363,12 @@ def train(variant_name: str, games: int, nodes: int, hidden: int, epochs: int, s
         raise MinichessError("no positions: give --games or --positions-file")
     positions = Positions(*(np.concatenate([getattr(p, f.name) for p in parts])
                             for f in fields(Positions)))
+    if labeller is not None:
+        started = time.perf_counter()
+        positions = relabelled(positions, variant, labeller, concurrency, ray)
+        report["label"] = {"label": labeller.spec or labeller.kind, "depth": labeller.depth,
+                           "seconds": round(time.perf_counter() - started, 1)}
+        print(json.dumps(report["label"]), flush=True)
     block, fitted = fit_network(positions, variant.ranks, hidden, epochs, mix, seed)
     report["fit"] = {"hidden": hidden, "epochs": epochs, "mix": mix, **vars(fitted)}
     print(json.dumps(report["fit"]), flush=True)
@@ -396,6 +433,11 @@ def main() -> None:
                         help="save the self-play positions to this file")
     parser.add_argument("--output", metavar="NPZ",
                         help="write the network here instead of the package's weights folder")
+    parser.add_argument("--label", metavar="LABEL",
+                        help="score the positions again by this searcher before the fit: "
+                        "search (our engine) or uci:SPEC (an engine as matches name it)")
+    parser.add_argument("--label-depth", type=int, default=8, metavar="PLIES",
+                        help="depth of the --label searches (default %(default)s)")
     parser.add_argument("--verify", type=int, default=0, metavar="GAMES",
                         help="keep the network only if it wins a match of GAMES games")
     parser.add_argument("--time", default="2+0.05", metavar="TC",
@@ -403,9 +445,16 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=None, metavar="N")
     parser.add_argument("--ray", metavar="ADDRESS")
     args = parser.parse_args()
+    try:
+        labeller = Labeller.parse(args.label, args.label_depth) if args.label else None
+    except MinichessError as error:
+        parser.error(str(error))
+    if labeller is not None and labeller.kind == "result":
+        parser.error("--label: search or uci:SPEC (the game's result is in the target already: "
+                     "--mix)")
     train(args.variant, args.games, args.nodes, args.hidden, args.epochs, args.seed, args.mix,
           tuple(args.positions_file), args.save_positions, args.verify, args.time,
-          args.concurrency, args.ray, args.output)
+          args.concurrency, args.ray, args.output, labeller)
 
 
 if __name__ == "__main__":
