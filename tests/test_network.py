@@ -206,3 +206,14 @@ def test_a_fit_learns_what_the_weighted_sum_misses(tmp_path):
     correction = evaluate(state.position, state.tables, params, units) - weighted_sum(
         state.position, state.tables, params, units)
     assert 150 < correction < 250
+
+
+def test_long_training_steps_report_their_progress(capsys):
+    from minichess.engine.training import _progress
+
+    with _progress(1000, "positions scored") as report:  # stderr is no terminal here
+        for done in [*range(64, 1000, 64), 1000]:  # chunks of 64 positions
+            report(done)
+    lines = capsys.readouterr().err.splitlines()
+    assert 9 <= len(lines) <= 11  # about one a tenth, not one a chunk
+    assert lines[0] == "128/1000 positions scored" and lines[-1] == "1000/1000 positions scored"

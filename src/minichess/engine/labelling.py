@@ -22,7 +22,7 @@ and losses count as 1 and 0.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -95,19 +95,25 @@ def quiet_positions(games: Iterable[Game]) -> list[Position]:
 
 
 def expected_results(positions: list[Position], variant: str, labeller: Labeller,
-                     concurrency: int | None = None, ray: str | None = None) -> np.ndarray:
+                     concurrency: int | None = None, ray: str | None = None,
+                     on_done: Callable[[int], None] | None = None) -> np.ndarray:
     """White's expected result in each position by ``labeller`` (NaN where it has none: an
     unfinished game's position labelled by the result). Searches run ``concurrency`` at once
-    on local processes (default: one per core) or on the Ray cluster at ``ray``."""
+    on local processes (default: one per core) or on the Ray cluster at ``ray``; ``on_done``
+    is told the number of positions labelled after each chunk of them."""
     if labeller.kind == "result":
         return np.array([np.nan if p.result is None else p.result for p in positions])
     chunks = [(number, [p.fen for p in positions[start:start + CHUNK]])
               for number, start in enumerate(range(0, len(positions), CHUNK))]
     scores: list[list[float]] = [[] for _ in chunks]
+    done = 0
     with open_pool(concurrency, _start_labeller, (variant, labeller), ray=ray,
                    limit=len(chunks)) as pool:
         for number, values in pool.results(_label_chunk, chunks):
             scores[number] = values
+            done += len(values)
+            if on_done is not None:
+                on_done(done)
     return np.array([value for chunk in scores for value in chunk])
 
 

@@ -190,13 +190,14 @@ def position_fen(variant: VariantDefinition, squares: np.ndarray, mover: int) ->
 
 
 def relabelled(positions: Positions, variant: VariantDefinition, labeller: Labeller,
-               concurrency: int | None = None, ray: str | None = None) -> Positions:
+               concurrency: int | None = None, ray: str | None = None,
+               on_done: Callable[[int], None] | None = None) -> Positions:
     """The same positions with the search's scores replaced by ``labeller``'s, for the side
     to move; its searches run ``concurrency`` at once (default: one per core) or on the Ray
-    cluster at ``ray``."""
+    cluster at ``ray``, and ``on_done`` is told how many positions are scored so far."""
     found = [Position(position_fen(variant, squares, mover), None)
              for squares, mover in zip(positions.boards, positions.movers, strict=True)]
-    white = expected_results(found, variant.name, labeller, concurrency, ray)
+    white = expected_results(found, variant.name, labeller, concurrency, ray, on_done)
     mover = np.where(positions.movers == 0, white, 1.0 - white).clip(SURE, 1.0 - SURE)
     scores = np.round(np.log(mover / (1.0 - mover)) / SCALE).astype(np.int32)
     return replace(positions, scores=scores)
@@ -350,7 +351,7 @@ def train(variant_name: str, games: int, nodes: int, hidden: int, epochs: int, s
     report: dict = {"variant": variant.name, "seed": seed}
     if games:
         started = time.perf_counter()
-        with _progress(games) as on_game:
+        with _progress(games, "self-play games") as on_game:
             played = self_play_positions(variant, variant_weights(variant), games, nodes, seed,
                                          concurrency, ray, on_game)
         report["self_play"] = {"games": games, "nodes": nodes, "positions": len(played),
@@ -365,7 +366,8 @@ def train(variant_name: str, games: int, nodes: int, hidden: int, epochs: int, s
                             for f in fields(Positions)))
     if labeller is not None:
         started = time.perf_counter()
-        positions = relabelled(positions, variant, labeller, concurrency, ray)
+        with _progress(len(positions), "positions scored") as on_done:
+            positions = relabelled(positions, variant, labeller, concurrency, ray, on_done)
         report["label"] = {"label": labeller.spec or labeller.kind, "depth": labeller.depth,
                            "seconds": round(time.perf_counter() - started, 1)}
         print(json.dumps(report["label"]), flush=True)
@@ -383,23 +385,26 @@ def train(variant_name: str, games: int, nodes: int, hidden: int, epochs: int, s
 
 
 @contextmanager
-def _progress(games: int) -> Iterator[Callable[[int], None]]:
-    """A progress bar over the self-play games on stderr when it is a terminal, else a line
-    every tenth of them."""
+def _progress(total: int, what: str) -> Iterator[Callable[[int], None]]:
+    """A progress bar over ``total`` steps (``what``: "self-play games", ...) on stderr when
+    it is a terminal, else a line each time another tenth of them is done."""
     console = Console(stderr=True)
     if not console.is_terminal:
-        step = max(games // 10, 1)
+        step = max(total // 10, 1)
+        reported = 0
 
         def report(done: int) -> None:
-            if done % step == 0:
-                print(f"{done}/{games} self-play games", file=sys.stderr, flush=True)
+            nonlocal reported
+            if done // step > reported // step or done == total:
+                reported = done
+                print(f"{done}/{total} {what}", file=sys.stderr, flush=True)
 
         yield report
         return
-    with Progress(TextColumn("self-play"), BarColumn(), MofNCompleteColumn(),
+    with Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), TimeRemainingColumn(), console=console,
                   transient=True) as bar:
-        task = bar.add_task("self-play", total=games)
+        task = bar.add_task(what, total=total)
         yield lambda done: bar.update(task, completed=done)
 
 
