@@ -44,11 +44,15 @@ class Paired:
     """Games with the change that no game without it started like (opening and our colour)."""
 
 
-def our_scores(path: str, opponent: str) -> dict[int, tuple[tuple[str, bool], float]]:
+Scores = dict[int, tuple[tuple[str, bool], float]]
+"""Our points in each game, by round, with how the game started (first position, we had White)."""
+
+
+def our_scores(path: str, opponent: str) -> Scores:
     """Our points in each finished game of the PGN file at ``path``, by round, each with how
     the game started: its first position (FEN, empty for the variant's start) and whether we
     had White."""
-    scores = {}
+    scores: Scores = {}
     for game in read_pgn_file(path):
         headers = game.headers
         result = headers.get("Result", "*")
@@ -62,9 +66,6 @@ def our_scores(path: str, opponent: str) -> dict[int, tuple[tuple[str, bool], fl
         start = (headers.get("FEN", ""), we_are_white)
         scores[int(headers.get("Round", "0"))] = (start, white if we_are_white else 1 - white)
     return scores
-
-
-Scores = dict[int, tuple[tuple[str, bool], float]]
 
 
 def compare(with_change: list[Scores], without: list[Scores]) -> Paired:
