@@ -191,9 +191,10 @@ def test_a_new_game_reads_the_tables_before_its_clock_runs(directory, monkeypatc
                         lambda variant: read.append(variant.name) or load_tables(variant))
     player = parse_player("level:10").create()
     player.new_game(VARIANTS["minitchess"])  # what a match does before the game's clock runs
-    assert read == ["minitchess"]
+    assert read and set(read) == {"minitchess"}
+    reads = len(read)
     parse_player("level:10,endgame=none").create().new_game(VARIANTS["minitchess"])
-    assert read == ["minitchess"]  # switched off: nothing read
+    assert len(read) == reads  # switched off: nothing read
 
 
 def test_the_player_option_switches_the_tables_off():

@@ -14,6 +14,7 @@ from minichess.engine.timing import LatencyGauge
 from minichess.engine.weights import variant_weights
 from minichess.game import Game, TimeControl
 from minichess.players import EnginePlayer, GreedyPlayer, RandomPlayer
+from minichess.variants import get_variant
 from solver import forced_win_plies, move_wins
 
 # Positions from random playouts where the side to move wins by force: (variant, FEN, plies).
@@ -94,6 +95,24 @@ def test_the_engine_never_loses_on_time_in_a_fast_game():
     while not game.is_game_over():
         game.push(players[len(game.moves) % 2].choose_move(game))  # the wall time is charged
     assert game.outcome().termination.name != "TIME_FORFEIT"
+
+
+def test_a_new_game_runs_the_search_once_before_its_clock_runs(monkeypatch):
+    # A process's first search loads the compiled search from numba's cache, or compiles it
+    # after an install (a minute): inside a clock, that lost a match's first games on time.
+    monkeypatch.setattr("minichess.engine.engine._WARMED_UP", set())
+    searched = []
+    analyse = Engine.analyse
+    monkeypatch.setattr(Engine, "analyse", lambda engine, board, limit=None, on_info=None: (
+        searched.append(board.variant.name) or analyse(engine, board, limit, on_info)))
+    engine = Engine(seed=1)
+    engine.new_game(get_variant("gardner"))
+    engine.new_game(get_variant("gardner"))
+    assert searched == ["gardner"]  # once in a process
+    # and what that search learnt is forgotten: the game's searches are as a fresh engine's
+    board = Board("gardner")
+    assert engine.analyse(board, Limit(depth=6)).nodes == Engine(seed=1).analyse(
+        board, Limit(depth=6)).nodes
 
 
 @pytest.mark.parametrize("clock", [0.05, 1.0, 60.0, 600.0])

@@ -53,6 +53,12 @@ from minichess.errors import MinichessError
 from minichess.move import Move
 from minichess.variants import VariantDefinition
 
+_WARMED_UP: set[str] = set()
+"""The variants whose searches have run in this process (see ``Engine._warm_up``)."""
+
+WARM_UP_EXACT_SECONDS = 0.05
+"""Time the warm-up gives the exact search, which stops there once it has run."""
+
 # level -> (deepest iteration, evaluation noise in centipawns); the last is full strength
 _LEVEL_SETTINGS = {
     1: (1, 300), 2: (2, 200), 3: (2, 80), 4: (3, 60), 5: (4, 40),
@@ -226,13 +232,28 @@ class Engine:
 
     def new_game(self, variant: VariantDefinition | None = None) -> None:
         """Forget what earlier searches learnt (transposition table, killers, histories). With
-        ``variant``, also read what level 10's searches need for it (its endgame tables) now,
-        before a clock runs: reading them takes a second or so."""
+        ``variant``, also prepare now, before a clock runs, what the searches need for it:
+        the compiled search (see :meth:`_warm_up`) and level 10's endgame tables (reading
+        them takes a second or so)."""
+        if variant is not None:
+            self._warm_up(variant)
+            self._endgame_tables(variant)
         self._memory.forget()
         self._last_score = 0
         self._latency.reset()
-        if variant is not None:
-            self._endgame_tables(variant)
+
+    def _warm_up(self, variant: VariantDefinition) -> None:
+        """Run the compiled parts of a search of ``variant`` once in this process, if none
+        has run yet: the first run loads their machine code from the cache, which takes up
+        to a second, or compiles it, after an install or an upgrade, which takes a minute.
+        Within a clock either would lose the first game on time."""
+        if variant.name in _WARMED_UP:
+            return
+        board = Board(variant)
+        self.analyse(board, Limit(depth=2))
+        if self.level == MAX_LEVEL and exact_applies(variant):
+            self._exact_moves(board, seconds=WARM_UP_EXACT_SECONDS)
+        _WARMED_UP.add(variant.name)
 
     def stop(self) -> None:
         """Stop the running search as soon as possible (from another thread)."""
