@@ -209,9 +209,9 @@ def test_a_fit_learns_what_the_weighted_sum_misses(tmp_path):
 
 
 def test_long_training_steps_report_their_progress(capsys):
-    from minichess.engine.training import _progress
+    from minichess.engine.progress import progress_reports
 
-    with _progress(1000, "positions scored") as report:  # stderr is no terminal here
+    with progress_reports(1000, "positions scored") as report:  # stderr is no terminal here
         for done in [*range(64, 1000, 64), 1000]:  # chunks of 64 positions
             report(done)
     lines = capsys.readouterr().err.splitlines()

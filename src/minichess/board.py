@@ -19,7 +19,7 @@ from minichess.notation.fen import format_fen, parse_fen
 from minichess.notation.san import move_to_san, parse_san
 from minichess.outcome import Outcome
 from minichess.pieces import BLACK, KING, PIECE_NAMES, WHITE, Color, Piece, PieceType, color_name
-from minichess.position import Setup, position_array
+from minichess.position import Setup, mailbox_placement, position_array
 from minichess.squares import FILE_NAMES, Square, square, square_name
 from minichess.variants import VariantDefinition, get_variant
 
@@ -70,11 +70,7 @@ class Board:
     def setup(self) -> Setup:
         """The current position as a :class:`Setup`."""
         pos = self._pos
-        placement = {
-            sq: Piece.from_code(int(pos[L.MAILBOX + sq]))
-            for sq in self.squares()
-            if pos[L.MAILBOX + sq]
-        }
+        placement = mailbox_placement(pos[L.MAILBOX:L.POS_SIZE])
         reserves = {
             Piece.from_code(code): int(pos[L.RESERVE + code])
             for code in range(16)

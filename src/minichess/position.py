@@ -18,6 +18,7 @@ minichess.errors.InvalidFenError: White is in check but it is not White's move
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -46,6 +47,15 @@ class Setup:
     def ply(self) -> int:
         """Plies played since the game's start, as the move counters tell."""
         return 2 * (self.fullmove_number - 1) + (1 if self.turn == BLACK else 0)
+
+
+def mailbox_placement(mailbox: Sequence[int] | np.ndarray) -> dict[Square, Piece]:
+    """The pieces of a mailbox (piece codes by square number, a1 = 0 and a2 = 8, 0 where a
+    square is empty), by square.
+
+    >>> {square_name(sq): piece.symbol() for sq, piece in mailbox_placement([0, 0, 14]).items()}
+    {'c1': 'k'}"""
+    return {sq: Piece.from_code(int(code)) for sq, code in enumerate(mailbox) if code}
 
 
 def validate_setup(variant: VariantDefinition, setup: Setup) -> None:

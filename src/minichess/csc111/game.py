@@ -37,7 +37,7 @@ from minichess.core.movegen import in_check
 from minichess.core.rules import RuleKernels, rules_for
 from minichess.core.tables import variant_tables
 from minichess.pieces import BLACK, WHITE, Piece, color_name
-from minichess.position import Setup
+from minichess.position import Setup, mailbox_placement
 from minichess.squares import square, square_name
 from minichess.variants import get_variant
 
@@ -235,11 +235,10 @@ class MinichessGame:
         """The position as a :class:`minichess.Board` of csc111 (for the engine, SAN, PGN and
         the rest of the toolkit). Its move counters come from ``move_count``; the board is
         not validated, so a course board without kings also converts."""
-        mailbox = self._mailbox()
-        placement = {sq: Piece.from_code(mailbox[sq]) for sq in _SQUARES if mailbox[sq]}
         turn = WHITE if self.is_white_move() else BLACK
         board = Board(VARIANT)
-        board.set_setup(Setup(placement, turn, fullmove_number=self._move_count // 2 + 1))
+        board.set_setup(Setup(mailbox_placement(self._mailbox()), turn,
+                              fullmove_number=self._move_count // 2 + 1))
         return board
 
     # The course library's private attributes, read-only, for code that reads them anyway

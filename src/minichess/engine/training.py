@@ -25,24 +25,13 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 import numpy as np
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 
 from minichess.board import Board
 from minichess.core import layout as L
@@ -50,12 +39,13 @@ from minichess.engine.engine import Engine, Limit
 from minichess.engine.evaluation import weighted_sum
 from minichess.engine.labelling import SCALE, Labeller, Position, expected_results
 from minichess.engine.network import INPUTS, UNITS, input_feature, network_block
+from minichess.engine.progress import progress_reports
 from minichess.engine.weights import NO_NETWORK, WEIGHTS_DIR, variant_weights
 from minichess.errors import MinichessError
 from minichess.match.pool import open_pool
 from minichess.notation.fen import format_fen
-from minichess.pieces import BLACK, WHITE, Piece
-from minichess.position import Setup
+from minichess.pieces import BLACK, WHITE
+from minichess.position import Setup, mailbox_placement
 from minichess.variants import VariantDefinition, get_variant
 
 MIX = 0.75
@@ -184,9 +174,7 @@ def _play_game(game: _Game) -> tuple[int, list[tuple]]:
 
 def position_fen(variant: VariantDefinition, squares: np.ndarray, mover: int) -> str:
     """The FEN of a training position (``MAILBOX`` codes of its 64 squares, side to move)."""
-    placement = {square: Piece.from_code(int(code)) for square, code in enumerate(squares)
-                 if code}
-    return format_fen(variant, Setup(placement, WHITE if mover == 0 else BLACK))
+    return format_fen(variant, Setup(mailbox_placement(squares), WHITE if mover == 0 else BLACK))
 
 
 def relabelled(positions: Positions, variant: VariantDefinition, labeller: Labeller,
@@ -351,7 +339,7 @@ def train(variant_name: str, games: int, nodes: int, hidden: int, epochs: int, s
     report: dict = {"variant": variant.name, "seed": seed}
     if games:
         started = time.perf_counter()
-        with _progress(games, "self-play games") as on_game:
+        with progress_reports(games, "self-play games") as on_game:
             played = self_play_positions(variant, variant_weights(variant), games, nodes, seed,
                                          concurrency, ray, on_game)
         report["self_play"] = {"games": games, "nodes": nodes, "positions": len(played),
@@ -366,7 +354,7 @@ def train(variant_name: str, games: int, nodes: int, hidden: int, epochs: int, s
                             for f in fields(Positions)))
     if labeller is not None:
         started = time.perf_counter()
-        with _progress(len(positions), "positions scored") as on_done:
+        with progress_reports(len(positions), "positions scored") as on_done:
             positions = relabelled(positions, variant, labeller, concurrency, ray, on_done)
         report["label"] = {"label": labeller.spec or labeller.kind, "depth": labeller.depth,
                            "seconds": round(time.perf_counter() - started, 1)}
@@ -382,30 +370,6 @@ def train(variant_name: str, games: int, nodes: int, hidden: int, epochs: int, s
             return report
     report["saved"] = str(save_network(variant, block, report, output))
     return report
-
-
-@contextmanager
-def _progress(total: int, what: str) -> Iterator[Callable[[int], None]]:
-    """A progress bar over ``total`` steps (``what``: "self-play games", ...) on stderr when
-    it is a terminal, else a line each time another tenth of them is done."""
-    console = Console(stderr=True)
-    if not console.is_terminal:
-        step = max(total // 10, 1)
-        reported = 0
-
-        def report(done: int) -> None:
-            nonlocal reported
-            if done // step > reported // step or done == total:
-                reported = done
-                print(f"{done}/{total} {what}", file=sys.stderr, flush=True)
-
-        yield report
-        return
-    with Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), TimeRemainingColumn(), console=console,
-                  transient=True) as bar:
-        task = bar.add_task(what, total=total)
-        yield lambda done: bar.update(task, completed=done)
 
 
 def _verification(variant: VariantDefinition, block: np.ndarray, games: int, seed: int,

@@ -47,6 +47,7 @@ from minichess.board import Board
 from minichess.engine.engine import Engine, Limit
 from minichess.engine.evaluation import WEIGHT_COUNT, evaluate_features
 from minichess.engine.labelling import SCALE, Labeller, expected_results, quiet_positions
+from minichess.engine.progress import progress_reports
 from minichess.engine.weights import WEIGHTS_DIR, starting_weights, variant_weights
 from minichess.match.pool import open_pool
 from minichess.notation.pgn import read_pgn_file
@@ -83,10 +84,15 @@ def self_play(variant: VariantDefinition, weights: np.ndarray, games: int, depth
               seed: int, concurrency: int | None = None, ray: str | None = None) -> Samples:
     """Play ``games`` games of the engine against itself and collect samples; the games run
     ``concurrency`` at once on local processes (default: one per core) or on the Ray cluster
-    at ``ray``, with the same samples either way."""
+    at ``ray``, with the same samples either way (a progress report while they run)."""
     tasks = [_SelfPlayGame(variant.name, weights, depth, seed, number) for number in range(games)]
-    with open_pool(concurrency, ray=ray, limit=games) as pool:
-        played = sorted(pool.results(_play_self_play_game, tasks))
+    played = []
+    with (open_pool(concurrency, ray=ray, limit=games) as pool,
+          progress_reports(games, "self-play games") as on_game):
+        for game in pool.results(_play_self_play_game, tasks):
+            played.append(game)
+            on_game(len(played))
+    played.sort()
     rows = [row for _, game_rows, _ in played for row in game_rows]
     results = [result for _, game_rows, result in played for _ in game_rows]
     return Samples(np.array(rows), np.array(results))
@@ -163,11 +169,13 @@ def labelled_samples(variant: VariantDefinition, weights: np.ndarray, files: Seq
                      labeller: Labeller, concurrency: int | None = None,
                      ray: str | None = None) -> Samples:
     """The quiet positions of the games in the PGN ``files`` (not near a move limit), as
-    feature vectors with ``labeller``'s expected results for White."""
+    feature vectors with ``labeller``'s expected results for White (a progress report while
+    a search labels them)."""
     games = [game for path in files for game in read_pgn_file(path, variant)]
     positions = [position for position in quiet_positions(games)
                  if not _near_move_limit(Board(variant, position.fen))]
-    targets = expected_results(positions, variant.name, labeller, concurrency, ray)
+    with progress_reports(len(positions), "positions labelled") as on_done:
+        targets = expected_results(positions, variant.name, labeller, concurrency, ray, on_done)
     known = ~np.isnan(targets)
     rows = [features_of(Board(variant, position.fen), weights)
             for position, keep in zip(positions, known, strict=True) if keep]
