@@ -282,6 +282,7 @@ def _play_session(args: argparse.Namespace, find: Finder, games: int | None = 1)
         chooser: Chooser = TerminalPlayer(Console(highlight=False)).choose
     else:
         player = parse_player(f"level:{args.level}" if args.level else args.player).create()
+        player.new_game(variant)  # the engine's first search, loaded or compiled before a clock
         chooser = player_chooser(player)
     reports: list[GameReport] = []
     if games is not None:

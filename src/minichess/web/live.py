@@ -19,7 +19,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from datetime import date
 
-from minichess.board import Board
 from minichess.engine import Engine, Info, Limit
 from minichess.errors import IllegalMoveError, InvalidPgnError, MinichessError
 from minichess.game import Game, TimeControl
@@ -28,6 +27,7 @@ from minichess.outcome import Termination
 from minichess.pieces import BLACK, WHITE, Color
 from minichess.squares import square_name
 from minichess.svg import check_square
+from minichess.variants import get_variant
 from minichess.web.storage import GameStore, StoredGame
 
 log = logging.getLogger(__name__)
@@ -404,7 +404,7 @@ class GameService:
 def _warm_up() -> None:
     """Load the compiled search for both kinds of rules (royal king or not)."""
     for variant in ("csc111", "minitchess"):
-        Engine(level=1, hash_mb=1).play(Board(variant), Limit(depth=1))
+        Engine(level=1, hash_mb=1).new_game(get_variant(variant))
 
 
 def _last(infos) -> Info | None:
