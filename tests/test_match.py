@@ -153,6 +153,20 @@ def test_on_game_sees_every_game_with_the_result_so_far(match):
     assert [played for _, played in seen] == [1, 2, 3, 4]
 
 
+def test_a_seed_replays_the_players_chance_moves_whichever_worker_plays_a_game(match):
+    result, _ = match
+    again = play_match(["greedy", "random"], "minitchess", games=4, time_control="5+0.1",
+                       concurrency=1, seed=7)
+    other = play_match(["greedy", "random"], "minitchess", games=4, time_control="5+0.1",
+                       concurrency=1, seed=8)
+
+    def moves(games):
+        return [read_pgn(game.pgn)[0].san_moves for game in games]
+
+    assert moves(again.games) == moves(result.games)
+    assert moves(other.games) != moves(result.games)
+
+
 def test_the_json_result_is_plain_data(match):
     result, _ = match
     data = json.loads(json.dumps(result.to_dict()))

@@ -11,7 +11,7 @@ import pytest
 from minichess.board import Board
 from minichess.game import Game, TimeControl
 from minichess.move import Move
-from minichess.players import HumanPlayer, Player, RandomPlayer, TimeOddsPlayer
+from minichess.players import GreedyPlayer, HumanPlayer, Player, RandomPlayer, TimeOddsPlayer
 from minichess.players.human import Command, CommandError, move_subject, parse_command
 from minichess.variants import get_variant
 from scripted_input import plain_console, scripted
@@ -82,6 +82,9 @@ class Recorder(Player):
         self.clocks.append(game.remaining(game.board.turn))
         return game.board.legal_moves[0]
 
+    def seed_game(self, seed: int) -> None:
+        self.calls.append(f"seed_game {seed}")
+
     def new_game(self, variant) -> None:
         self.calls.append(f"new_game {variant.name}")
 
@@ -97,13 +100,31 @@ def test_the_hooks_of_a_player_do_nothing_unless_it_has_something_to_do():
     player.close()
 
 
+@pytest.mark.parametrize("kind", [RandomPlayer, GreedyPlayer])
+def test_a_seeded_game_replays_the_same_chance_moves(kind):
+    def moves(player):
+        game = Game("antichess")
+        while len(game.moves) < 12 and not game.is_game_over():
+            game.push(player.choose_move(game))
+        return game.san_moves
+
+    player = kind(seed=1)
+    player.seed_game(42)
+    first = moves(player)
+    player.seed_game(42)
+    assert moves(player) == first
+    player.seed_game(43)
+    assert moves(player) != first
+
+
 def test_time_odds_pass_the_hooks_on_and_scale_the_clocks():
     inner = Recorder()
     with TimeOddsPlayer(inner, 0.25) as odds:
+        odds.seed_game(5)
         odds.new_game(get_variant("minitchess"))
         odds.choose_move(Game("minitchess", clock=TimeControl(60)))
     assert odds.name == "recorder,time=0.25"
-    assert inner.calls == ["new_game minitchess", "close"]
+    assert inner.calls == ["seed_game 5", "new_game minitchess", "close"]
     assert inner.clocks == [15.0]
 
 

@@ -72,7 +72,9 @@ def register(commands: argparse._SubParsersAction) -> None:
                         help="play every game from the variant's start position (colours still"
                         " alternate) instead of balanced openings")
     parser.add_argument("--seed", type=int, default=None, metavar="S",
-                        help="seed of the openings (default: random; the report gives it)")
+                        help="seed of the openings and of the chance in the players' moves"
+                             " (random, greedy, the weaker levels; default: random; the report"
+                             " gives it)")
     parser.add_argument("--sprt", metavar="ELO0,ELO1",
                         help="stop when the SPRT of H0 'the first player is ELO0 logistic Elo"
                         " stronger' against H1 'ELO1 stronger' decides, e.g. 0,5")

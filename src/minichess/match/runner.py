@@ -68,7 +68,9 @@ class MatchResult:
     variant: str
     time_control: str
     seed: int
-    """The seed of the openings: the same seed gives the same openings."""
+    """The seed of the openings and of the chance in the players' moves: the same seed gives
+    the same openings, and the same games where the players' moves depend on nothing else
+    (not on the time a search takes)."""
     games: list[GameReport] = field(default_factory=list)
     sprt: Sprt | None = None
     """The test that ends the match early, if any."""
@@ -199,7 +201,8 @@ def play_match(
     :mod:`minichess.match.specs`); the players are created in the worker processes.
     ``time_control`` gives each player a clock per game (``"10+0.1"``: 10 s plus 0.1 s per
     move). ``concurrency`` games run at once in separate processes (default: one per core).
-    ``seed`` fixes the openings (default: a random one, kept in the result). ``on_game`` is
+    ``seed`` fixes the openings and the chance in the players' moves (random, greedy and the
+    weaker levels; default: a random seed, kept in the result). ``on_game`` is
     called in this process after each game with its report and the result so far.
     ``sprt`` stops the match as soon as the test decides (``games`` is then at most that many,
     or unbounded if None); ``ray`` plays the games on the Ray cluster at that address
@@ -256,7 +259,16 @@ def _game_tasks(variant: VariantDefinition, games: int | None, seed: int, clock:
         for number in (2 * pair, 2 * pair + 1):
             if games is not None and number >= games:
                 return
-            yield _GameTask(number + 1, variant.name, opening, number % 2 == 0, clock, names)
+            yield _GameTask(number + 1, variant.name, opening, number % 2 == 0, clock, names,
+                            _game_seeds(seed, number + 1))
+
+
+def _game_seeds(seed: int, round_: int) -> tuple[int, int]:
+    """The seeds of the chance in the players' moves in game ``round_`` (the first player's,
+    the second's): drawn from the match's seed, so that a match replays from it whichever
+    worker plays which game."""
+    chooser = random.Random(f"{seed}:{round_}")
+    return chooser.randrange(2**31), chooser.randrange(2**31)
 
 
 # --- in the worker processes --------------------------------------------------------------------
@@ -270,6 +282,8 @@ class _GameTask:
     first_plays_white: bool
     clock: TimeControl
     names: tuple[str, str]
+    seeds: tuple[int, int]
+    """The players' seeds for this game, in the order of the match."""
 
 
 class _MatchStopped(Exception):
@@ -303,6 +317,8 @@ def _close_players() -> None:
 
 def _play_game(task: _GameTask) -> GameReport:
     """Play one game of the match in this worker."""
+    for player, seed in zip(_worker.players, task.seeds, strict=True):
+        player.seed_game(seed)
     in_match_order = list(zip(_worker.players, task.names, strict=True))
     white, black = in_match_order if task.first_plays_white else in_match_order[::-1]
     game = Game(task.variant, task.opening.fen, clock=task.clock, headers={

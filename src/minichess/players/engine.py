@@ -43,6 +43,10 @@ class EnginePlayer(Player):
         self._weights = weights
         self._network = network
 
+    def seed_game(self, seed: int) -> None:
+        """Fix the weaker levels' choices in the next game by ``seed``."""
+        self.engine.seed = seed
+
     def new_game(self, variant: VariantDefinition) -> None:
         """Forget the previous game (transposition table, killers, history) and read the
         variant's endgame tables, if level 10 uses them, before the clock runs."""

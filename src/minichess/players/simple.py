@@ -18,6 +18,10 @@ class RandomPlayer(Player):
         self.name = "random"
         self._random = random.Random(seed)
 
+    def seed_game(self, seed: int) -> None:
+        """Draw the next game's moves from ``seed``."""
+        self._random.seed(seed)
+
     def choose_move(self, game: Game) -> Move:
         """A random legal move."""
         return self._random.choice(game.board.legal_moves)
@@ -30,6 +34,10 @@ class GreedyPlayer(Player):
     def __init__(self, seed: int | None = None) -> None:
         self.name = "greedy"
         self._random = random.Random(seed)
+
+    def seed_game(self, seed: int) -> None:
+        """Break the next game's ties from ``seed``."""
+        self._random.seed(seed)
 
     def choose_move(self, game: Game) -> Move:
         """The materially best move, or a random one among equals."""

@@ -29,6 +29,10 @@ class TimeOddsPlayer(Player):
         """The player's move, chosen on scaled clocks."""
         return self.player.choose_move(_ScaledClocks(game, self.factor))  # type: ignore[arg-type]
 
+    def seed_game(self, seed: int) -> None:
+        """Pass the next game's seed on to the player."""
+        self.player.seed_game(seed)
+
     def new_game(self, variant: VariantDefinition) -> None:
         """Pass the start of a game on to the player."""
         self.player.new_game(variant)
