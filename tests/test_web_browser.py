@@ -101,10 +101,22 @@ def piece_on(page, name: str):
     return page.locator(f'svg.board g.piece[data-square="{name}"]')
 
 
+def square_box(page, name: str) -> dict:
+    """Where a square is on the screen.
+
+    The server's news redraws the board at any moment, and a square caught between its old
+    and new drawing has no box: ask again until one comes.
+    """
+    for _ in range(WAIT // 20):
+        box = square(page, name).bounding_box()
+        if box is not None:
+            return box
+        page.wait_for_timeout(20)
+    raise AssertionError(f"square {name} never had a box on the screen")
+
+
 def drag(page, origin: str, target: str) -> None:
-    for name in (origin, target):  # a board redrawn just then has no box for a moment
-        square(page, name).wait_for(state="visible")
-    start, end = square(page, origin).bounding_box(), square(page, target).bounding_box()
+    start, end = square_box(page, origin), square_box(page, target)
     page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
     page.mouse.down()
     for step in range(1, 6):
@@ -273,7 +285,7 @@ def test_each_variants_board_shows_its_pieces(page, server, variant: str) -> Non
     position = Board(variant)
     for sq in position.squares():
         name = square_name(sq)
-        cell = square(page, name).bounding_box()
+        cell = square_box(page, name)
         left, top = cell["x"] - box["x"], cell["y"] - box["y"]
         inner = image.crop((int(left + cell["width"] * 0.35), int(top + cell["height"] * 0.35),
                             int(left + cell["width"] * 0.65), int(top + cell["height"] * 0.65)))
