@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import threading
 import time
+from dataclasses import replace
 
 import pytest
 
 from minichess import WHITE, Board, MinichessError
-from minichess.engine import Engine, Limit, time_budget
+from minichess.engine import Engine, Limit, Techniques, time_budget
 from minichess.engine.opponent import materially_best_moves
 from minichess.engine.timing import LatencyGauge
 from minichess.engine.weights import variant_weights
@@ -161,6 +162,18 @@ def test_the_engine_keeps_back_the_latency_its_clock_shows():
 def test_a_node_limit_stops_the_search(engine):
     info = engine.analyse(Board("gardner"), Limit(nodes=20_000))
     assert info.nodes <= 20_000 + 1024
+
+
+def test_the_correction_history_corrects_the_evaluation_in_losalamos_only():
+    losalamos = Techniques.for_variant(get_variant("losalamos"))
+    assert losalamos.correction
+    assert not Techniques.for_variant(get_variant("gardner")).correction
+    board = Board("losalamos")
+    corrected = Engine(seed=1).analyse(board, Limit(depth=8))
+    plain = Engine(seed=1, techniques=replace(losalamos, correction=False)).analyse(
+        board, Limit(depth=8))
+    assert corrected.nodes != plain.nodes  # what it learns steers the search
+    assert corrected.pv[0] in board.legal_moves
 
 
 def test_stop_ends_an_unlimited_search_from_another_thread():

@@ -27,6 +27,7 @@ from minichess.engine.exact import ExactSolver, exact_applies
 from minichess.engine.opponent import materially_best_moves
 from minichess.engine.search import (
     C_ABORTED,
+    C_CORRECTION,
     C_FORCED,
     C_NODE_LIMIT,
     C_NODES,
@@ -105,17 +106,22 @@ class Techniques:
     good one."""
     forced: bool = True
     """The only legal move costs no depth (forced captures, the one answer to a check)."""
+    correction: bool = False
+    """The static evaluation corrected by the errors searches found in it, by pawns and
+    kings (correction history)."""
 
     @classmethod
     def for_variant(cls, variant: VariantDefinition) -> Techniques:
         """What the engine uses in ``variant``: no null move on the smallest boards, where
         zugzwang is everywhere; short capture chains where captures are compulsory (they
         branch without end); no singular extension in minitchess, where a match showed it
-        gains nothing (docs/engine.md)."""
+        gains nothing; the correction history where a match against Fairy-Stockfish showed it
+        gains, losalamos (docs/engine.md)."""
         return cls(
             null_move=variant.files * variant.ranks >= 25,
             quiescence_plies=4 if variant.compulsory_capture else 12,
             singular=variant.name != "minitchess",
+            correction=variant.name == "losalamos",
         )
 
 
@@ -350,6 +356,7 @@ class Engine:
         control[C_PRUNING] = int(techniques.pruning)
         control[C_SINGULAR] = int(techniques.singular)
         control[C_FORCED] = int(techniques.forced)
+        control[C_CORRECTION] = int(techniques.correction)
         control[C_QUIESCENCE_PLIES] = techniques.quiescence_plies
         self._tt_generation = getattr(self, "_tt_generation", 0) + 1 & 63
         control[C_TT_GENERATION] = self._tt_generation

@@ -12,7 +12,8 @@ entering a node (``enter_node``)
      mate-distance pruning
   2. check (the king attacked, where a king is royal or can be taken) and its extension
   3. transposition table: the stored move, and a cut-off by the stored score
-  4. static evaluation, and whether it improves on two plies before
+  4. static evaluation, corrected by the correction history, and whether it improves on two
+     plies before
   5. quiescence: stand pat (``enter_quiescence``)
   6. razoring, reverse futility pruning, null-move pruning (``prune_node``)
   7. internal iterative reduction where no move is stored
@@ -29,7 +30,8 @@ after a child (``after_child``)
   12. the best move; at a cut-off the histories learn (``reward_cutoff``)
 
 leaving a node (``finish_node``)
-  13. no move: checkmate or the variant's rule; the result stored in the table
+  13. no move: checkmate or the variant's rule; the result stored in the table; the
+      correction history learns
 
 Scores are centipawns for the side to move, ``MATE - plies`` for a forced win.
 """
@@ -123,6 +125,7 @@ C_REDUCTIONS = 10  # 1 to reduce late quiet moves (late-move reductions)
 C_PRUNING = 11  # 1 to prune at shallow depth (futility, move count, razoring, exchanges)
 C_SINGULAR = 12  # 1 for singular extensions
 C_FORCED = 13  # 1 to extend the only legal move
+C_CORRECTION = 14  # 1 to correct the static evaluation by what searches found (see correct_eval)
 CONTROL_SIZE = 16
 
 # --- frame fields: one frame per ply --------------------------------------------------------------
@@ -160,7 +163,8 @@ F_TT_DEPTH = 29
 F_TT_BOUND = 30
 F_SINGULAR = 31  # 1 when the stored move proved singular: it is searched a ply deeper
 F_MUST_CAPTURE = 32  # 1 where captures are compulsory and the side to move has one
-FRAME_FIELDS = 33
+F_RAW_EVAL = 33  # the static evaluation before its correction (stored in the table)
+FRAME_FIELDS = 34
 
 ENTER, NEXT, AFTER_CHILD, AFTER_NULL, AFTER_SINGULAR = range(5)
 STAGE_FULL, STAGE_REDUCED, STAGE_NULL_WINDOW = range(3)
@@ -269,6 +273,57 @@ def static_eval(pos, tab, weights, evals, accumulators, ply, control):
         mixed = (key ^ control[C_SEED]) * 0x9E3779B97F4A7C15
         score += ((mixed >> 32) & 0xFFFF) % (2 * amplitude + 1) - amplitude
     return score
+
+
+CORRECTION_ENTRIES = 1 << 14
+CORRECTION_GRAIN = 256
+"""A correction entry holds centipawns times this."""
+CORRECTION_MAX = 96 * CORRECTION_GRAIN
+"""The largest correction, in entry units: about a pawn."""
+STRUCTURE_MIX_WHITE = 0x2545F4914F6CDD1D
+STRUCTURE_MIX_BLACK = 0x5851F42D4C957F2D
+
+
+@leaf_kernel
+def correction_slot(pos):
+    """The correction entry of the position's pawns and kings (a multiplicative hash of each
+    side's pawns and king: its high bits are the well-mixed ones)."""
+    key = ((pos[BB + PAWN] | pos[BB + KING]) * STRUCTURE_MIX_WHITE) ^ (
+        (pos[BB + 8 + PAWN] | pos[BB + 8 + KING]) * STRUCTURE_MIX_BLACK)
+    return (key >> 40) & (CORRECTION_ENTRIES - 1)
+
+
+@leaf_kernel
+def correct_eval(pos, correction, raw, control):
+    """Step 4's correction history: the static evaluation plus the mean error that searches
+    of positions with the same pawns, kings and side to move found in it
+    (``learn_correction``): an evaluation errs alike in positions that share them (the
+    shelter of a king, a pawn chain)."""
+    if control[C_CORRECTION] == 0:
+        return raw
+    entry = correction[pos[STM], correction_slot(pos)]
+    return max(-MATE_BOUND + 1, min(MATE_BOUND - 1, raw + entry // CORRECTION_GRAIN))
+
+
+@leaf_kernel
+def learn_correction(pos, correction, f, bound, control):
+    """Step 13: a node searched at depth whose best move is quiet moves the correction of
+    its pawns and kings towards the search's score less the corrected evaluation, the more
+    the deeper the search (a bound only when it lies on the side it bounds)."""
+    best = f[F_BEST]
+    value = f[F_EVAL]
+    if (control[C_CORRECTION] == 0 or f[F_QUIESCENCE] != 0 or f[F_CHECK] != 0
+            or value == NO_EVAL or abs(best) >= MATE_BOUND
+            or (f[F_BEST_MOVE] != 0 and is_capture(pos, f[F_BEST_MOVE]))
+            or (bound == BOUND_LOWER and best <= value)
+            or (bound == BOUND_UPPER and best >= value)):
+        return
+    weight = min(f[F_DEPTH] + 1, 16)
+    slot = correction_slot(pos)
+    side = pos[STM]
+    target = (best - value) * CORRECTION_GRAIN
+    entry = (correction[side, slot] * (256 - weight) + target * weight) // 256
+    correction[side, slot] = max(-CORRECTION_MAX, min(CORRECTION_MAX, entry))
 
 
 @leaf_kernel
@@ -629,17 +684,19 @@ def endgame_score(pos, tab, endgame, endgame_offsets, distance):
 
 @kernel()
 def enter_quiescence(pos, tab, weights, undo, sp, ply, frames, moves, evals, accumulators, control,
-                     check_legality):
+                     correction, check_legality):
     """Step 5: quiescence. The side to move may stand pat on its evaluation (not in check nor
     where a capture is forced); otherwise the captures, or all moves where it must move so.
     Returns RETURN (score in ``F_BEST``) or SEARCH_MOVES."""
     f = frames[ply]
     if -f[F_DEPTH] >= control[C_QUIESCENCE_PLIES]:
-        f[F_BEST] = static_eval(pos, tab, weights, evals, accumulators, ply, control)
+        raw = static_eval(pos, tab, weights, evals, accumulators, ply, control)
+        f[F_BEST] = correct_eval(pos, correction, raw, control)
         return RETURN
     may_stand = f[F_CHECK] == 0 and tab[FLAGS, F_COMPULSORY] == 0
     if may_stand:
-        stand = static_eval(pos, tab, weights, evals, accumulators, ply, control)
+        f[F_RAW_EVAL] = static_eval(pos, tab, weights, evals, accumulators, ply, control)
+        stand = correct_eval(pos, correction, f[F_RAW_EVAL], control)
         f[F_EVAL] = stand
         f[F_BEST] = stand
         if stand >= f[F_BETA]:
@@ -648,7 +705,8 @@ def enter_quiescence(pos, tab, weights, undo, sp, ply, frames, moves, evals, acc
     n = quiescence_moves(pos, tab, moves[ply], undo, sp, f[F_CHECK], check_legality)
     f[F_COUNT] = n
     if n < 0:
-        f[F_BEST] = static_eval(pos, tab, weights, evals, accumulators, ply, control)
+        raw = static_eval(pos, tab, weights, evals, accumulators, ply, control)
+        f[F_BEST] = correct_eval(pos, correction, raw, control)
         return RETURN
     if n == 0:
         if not may_stand:
@@ -659,13 +717,14 @@ def enter_quiescence(pos, tab, weights, undo, sp, ply, frames, moves, evals, acc
 
 @kernel()
 def enter_node(pos, tab, weights, undo, sp, ply, frames, moves, tt, evals, accumulators, control,
-               endgame, endgame_offsets, check_legality):
+               correction, endgame, endgame_offsets, check_legality):
     """Steps 1 to 7 for the node at ``ply``: returns RETURN (its score in ``F_BEST``),
     TRY_NULL_MOVE, or SEARCH_MOVES with the moves generated (``F_COUNT``)."""
     f = frames[ply]
     f[F_BEST_MOVE] = 0
     f[F_BEST] = -INFINITE
     f[F_EVAL] = NO_EVAL
+    f[F_RAW_EVAL] = NO_EVAL
     if control[C_ABORTED] != 0:
         f[F_BEST] = 0
         return RETURN
@@ -710,17 +769,17 @@ def enter_node(pos, tab, weights, undo, sp, ply, frames, moves, tt, evals, accum
             return RETURN
     if f[F_QUIESCENCE] != 0:
         return enter_quiescence(pos, tab, weights, undo, sp, ply, frames, moves, evals,
-                                accumulators, control, check_legality)
+                                accumulators, control, correction, check_legality)
     if tab[FLAGS, F_COMPULSORY] != 0:
         f[F_MUST_CAPTURE] = 1 if moves_of_kinds(pos, tab, moves[ply], undo, sp, GEN_CAPTURES,
                                                 True, check_legality) > 0 else 0
-    # 4. static evaluation; improving
-    if f[F_CHECK] != 0:
-        f[F_EVAL] = NO_EVAL
-    elif data != 0 and tt_eval(data) != NO_EVAL and control[C_NOISE] == 0:
-        f[F_EVAL] = tt_eval(data)
-    else:
-        f[F_EVAL] = static_eval(pos, tab, weights, evals, accumulators, ply, control)
+    # 4. static evaluation, corrected; improving
+    if f[F_CHECK] == 0:
+        if data != 0 and tt_eval(data) != NO_EVAL and control[C_NOISE] == 0:
+            f[F_RAW_EVAL] = tt_eval(data)
+        else:
+            f[F_RAW_EVAL] = static_eval(pos, tab, weights, evals, accumulators, ply, control)
+        f[F_EVAL] = correct_eval(pos, correction, f[F_RAW_EVAL], control)
     f[F_IMPROVING] = 1
     if f[F_EXCLUDED] != 0:
         f[F_IMPROVING] = frames[ply - 1, F_IMPROVING]
@@ -735,7 +794,7 @@ def enter_node(pos, tab, weights, undo, sp, ply, frames, moves, tt, evals, accum
         f[F_DEPTH] = 0
         f[F_QUIESCENCE] = 1
         return enter_quiescence(pos, tab, weights, undo, sp, ply, frames, moves, evals,
-                                accumulators, control, check_legality)
+                                accumulators, control, correction, check_legality)
     if action != SEARCH_MOVES:
         return action
     return generate_moves(pos, tab, undo, sp, ply, frames, moves, check_legality)
@@ -885,9 +944,9 @@ def skip_in_quiescence(pos, tab, weights, f, move, control):
 
 
 @kernel()
-def finish_node(pos, f, tt, generation):
+def finish_node(pos, f, tt, generation, correction, control):
     """Step 13: the node's result, stored in the table (not below quiescence's first ply, nor
-    a singular search's)."""
+    a singular search's) with the uncorrected evaluation; the correction history learns."""
     if (f[F_QUIESCENCE] != 0 and f[F_DEPTH] < 0) or f[F_EXCLUDED] != 0:
         return f[F_BEST]
     if f[F_BEST] >= f[F_BETA]:
@@ -897,7 +956,8 @@ def finish_node(pos, f, tt, generation):
     else:
         bound = BOUND_UPPER
     tt_store(tt, pos[HASH], f[F_BEST_MOVE], f[F_BEST], f[F_DEPTH], bound, f[F_DISTANCE],
-             generation, f[F_EVAL])
+             generation, f[F_RAW_EVAL])
+    learn_correction(pos, correction, f, bound, control)
     return f[F_BEST]
 
 
@@ -930,6 +990,7 @@ class SearchMemory:
         self.quiet_history = np.zeros((2, 4096), dtype=np.int64)
         self.continuation = np.zeros((1024, 1024), dtype=np.int64)
         self.capture_history = np.zeros((1024, 8), dtype=np.int64)
+        self.correction = np.zeros((2, CORRECTION_ENTRIES), dtype=np.int64)
         self.pv = np.zeros((MAX_PLY + 2, MAX_PLY + 1), dtype=np.int64)
         self.control = np.zeros(CONTROL_SIZE, dtype=np.int64)
         self.frames = np.zeros((MAX_PLY + 1, FRAME_FIELDS), dtype=np.int64)
@@ -942,7 +1003,7 @@ class SearchMemory:
     def forget(self) -> None:
         """Clear what earlier searches learnt (a new game)."""
         for table in (self.tt, self.killers, self.counters, self.quiet_history,
-                      self.continuation, self.capture_history):
+                      self.continuation, self.capture_history, self.correction):
             table[:] = 0
 
     def age(self) -> None:
@@ -979,9 +1040,9 @@ def search(pos: np.ndarray, tab: np.ndarray, weights: np.ndarray, undo: np.ndarr
         values, offsets = endgame.values, endgame.offsets
     return int(compiled(pos, tab, weights, undo, sp0, depth, alpha, beta, m.tt, m.evals,
                         m.killers, m.counters, m.quiet_history, m.continuation,
-                        m.capture_history, m.pv, m.control, m.frames, m.moves, m.order,
-                        m.tried_quiets, m.tried_captures, REDUCTIONS, m.accumulators, values,
-                        offsets))
+                        m.capture_history, m.correction, m.pv, m.control, m.frames, m.moves,
+                        m.order, m.tried_quiets, m.tried_captures, REDUCTIONS, m.accumulators,
+                        values, offsets))
 
 
 @cache
@@ -994,33 +1055,33 @@ def search_kernel(check_legality: bool) -> Callable[..., int]:
 
 @kernel()  # these two are compiled on first use: a program plays few kinds of variant
 def _search_no_check(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers,
-                     counters, quiet_history, continuation, capture_history, pv, control,
-                     frames, moves, order, tried_quiets, tried_captures, reductions,
+                     counters, quiet_history, continuation, capture_history, correction, pv,
+                     control, frames, moves, order, tried_quiets, tried_captures, reductions,
                      accumulators, endgame, endgame_offsets):
     """``search`` where the king is not royal."""
     return _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers,
-                   counters, quiet_history, continuation, capture_history, pv, control, frames,
-                   moves, order, tried_quiets, tried_captures, reductions, accumulators, endgame,
-                   endgame_offsets, False)
+                   counters, quiet_history, continuation, capture_history, correction, pv,
+                   control, frames, moves, order, tried_quiets, tried_captures, reductions,
+                   accumulators, endgame, endgame_offsets, False)
 
 
 @kernel()
 def _search_with_check(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers,
-                       counters, quiet_history, continuation, capture_history, pv, control,
-                       frames, moves, order, tried_quiets, tried_captures, reductions,
+                       counters, quiet_history, continuation, capture_history, correction, pv,
+                       control, frames, moves, order, tried_quiets, tried_captures, reductions,
                        accumulators, endgame, endgame_offsets):
     """``search`` where the king is royal."""
     return _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers,
-                   counters, quiet_history, continuation, capture_history, pv, control, frames,
-                   moves, order, tried_quiets, tried_captures, reductions, accumulators, endgame,
-                   endgame_offsets, True)
+                   counters, quiet_history, continuation, capture_history, correction, pv,
+                   control, frames, moves, order, tried_quiets, tried_captures, reductions,
+                   accumulators, endgame, endgame_offsets, True)
 
 
 @leaf_kernel
 def _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers, counters,
-            quiet_history, continuation, capture_history, pv, control, frames, moves, order,
-            tried_quiets, tried_captures, reductions, accumulators, endgame, endgame_offsets,
-            check_legality):
+            quiet_history, continuation, capture_history, correction, pv, control, frames, moves,
+            order, tried_quiets, tried_captures, reductions, accumulators, endgame,
+            endgame_offsets, check_legality):
     """``search`` in its buffers: the state machine over the frames."""
     generation = control[C_TT_GENERATION]
     control[C_ABORTED] = 0
@@ -1048,7 +1109,8 @@ def _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers
                 control[C_SELDEPTH] = ply
             pv[ply, 0] = 0
             action = enter_node(pos, tab, weights, undo, sp, ply, frames, moves, tt, evals,
-                                accumulators, control, endgame, endgame_offsets, check_legality)
+                                accumulators, control, correction, endgame, endgame_offsets,
+                                check_legality)
             if action == RETURN:
                 ret = f[F_BEST]
                 returning = True
@@ -1211,7 +1273,7 @@ def _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers
             # 13. all moves searched (or skipped: quiescence may skip them all)
             if f[F_BEST] == -INFINITE:
                 f[F_BEST] = f[F_ALPHA]
-            ret = finish_node(pos, f, tt, generation)
+            ret = finish_node(pos, f, tt, generation, correction, control)
             returning = True
         if returning:
             if ply == 0:

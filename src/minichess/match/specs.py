@@ -23,9 +23,10 @@ our variants from a file, plays a match with nothing else::
     uci:/path/to/fairy-stockfish,option.VariantPath=/path/to/fairy.ini,name=fairy-stockfish
 
 ``level:N`` also takes engine options, to measure what a technique is worth by matches:
-``nullmove=0|1``, ``reductions=0|1``, ``pruning=0|1``, ``singular=0|1``, ``forced=0|1``
-(null-move pruning, late-move reductions, pruning at shallow depth, singular extensions, the
-only legal move searched a ply deeper), ``quiescence=N`` (how many plies quiescence follows
+``nullmove=0|1``, ``reductions=0|1``, ``pruning=0|1``, ``singular=0|1``, ``forced=0|1``,
+``correction=0|1`` (null-move pruning, late-move reductions, pruning at shallow depth, singular
+extensions, the only legal move searched a ply deeper, the correction history of the static
+evaluation), ``quiescence=N`` (how many plies quiescence follows
 captures, 1 to 32; default: the variant's choice) and ``weights=start``
 or ``weights=FILE`` (the untuned starting weights of the evaluation, or those in a weights
 file as ``tuning.py`` writes them) and ``network=none`` or ``network=FILE`` (the evaluation
@@ -71,14 +72,15 @@ _SPEC = re.compile(
 SPEC_HELP = (
     f"level:N (N = {LEVELS[0]}..{MAX_LEVEL}), random, greedy or uci:COMMAND, the engine players"
     " optionally followed by ,time=F (0 < F <= 1) to use only that share of the clock, level:N"
-    " also by ,nullmove=0|1 ,reductions=0|1 ,pruning=0|1 ,singular=0|1 ,forced=0|1"
+    " also by ,nullmove=0|1 ,reductions=0|1 ,pruning=0|1 ,singular=0|1 ,forced=0|1 ,correction=0|1"
     " ,quiescence=1..32 ,weights=start|FILE ,network=none|FILE ,book=none|FILE ,endgame=none,"
     " uci:COMMAND by"
     " ,variant=ENGINES_NAME"
     " and ,option.NAME=VALUE (UCI options), any player by ,name=DISPLAY_NAME"
 )
 _TECHNIQUE_OPTIONS = {"nullmove": "null_move", "reductions": "reductions", "pruning": "pruning",
-                      "singular": "singular", "forced": "forced"}
+                      "singular": "singular", "forced": "forced",
+                      "correction": "correction"}
 """``level:`` options that switch a search technique, and the Techniques field each sets."""
 _QUIESCENCE_PLIES = tuple(str(plies) for plies in range(1, 33))
 _ENGINE_OPTIONS = {**{name: ("0", "1") for name in _TECHNIQUE_OPTIONS},
