@@ -26,14 +26,14 @@ our variants from a file, plays a match with nothing else::
 ``nullmove=0|1``, ``reductions=0|1``, ``pruning=0|1``, ``singular=0|1``, ``forced=0|1``,
 ``correction=0|1`` (null-move pruning, late-move reductions, pruning at shallow depth, singular
 extensions, the only legal move searched a ply deeper, the correction history of the static
-evaluation), ``quiescence=N`` (how many plies quiescence follows
-captures, 1 to 32; default: the variant's choice) and ``weights=start``
-or ``weights=FILE`` (the untuned starting weights of the evaluation, or those in a weights
-file as ``tuning.py`` writes them) and ``network=none`` or ``network=FILE`` (the evaluation
-without the variant's network, or with the one in a file as ``training.py`` writes it) and
-``book=none`` or ``book=FILE`` (without the variant's opening book, or with the one in a file
-as ``minichess book --build`` writes it) and ``endgame=none`` (without the endgame tables that
-``minichess endgame --build`` makes), e.g. ``level:10,nullmove=0`` against ``level:10``.
+evaluation), ``quiescence=N`` (how many plies quiescence follows captures, 1 to 32; default: the
+variant's choice) and ``weights=start`` or ``weights=FILE`` (the untuned starting weights of the
+evaluation, or those in a weights file as ``tuning.py`` writes them) and ``network=none`` or
+``network=FILE`` (the evaluation without the variant's network, or with the one in a file as
+``training.py`` writes it) and ``book=none`` or ``book=FILE`` (without the variant's opening book,
+or with the one in a file as ``minichess book --build`` writes it) and ``endgame=none`` (without
+the endgame tables that ``minichess endgame --build`` makes), e.g. ``level:10,nullmove=0`` against
+``level:10``.
 
 >>> spec = parse_player("level:10,time=0.5")
 >>> spec.kind, spec.argument, spec.time_factor
