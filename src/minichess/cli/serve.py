@@ -146,12 +146,14 @@ def imcs_service(config: ServerConfig, listener: socket.socket | None = None) ->
             yield server
         finally:
             app.state.feeds.unregister(feed)
-            games = len(server.live_games())
-            if games:
-                print(f"stopping the IMCS server: {games} game(s) in progress get up to"
-                      f" {config.stop_grace:g} s to finish (Ctrl-C again ends them now)",
-                      flush=True)
+            # The handler is in place before the message: a second signal sent on seeing it
+            # ends the grace rather than reaching uvicorn, which would wait it out.
             with _on_signals(lambda: asyncio.ensure_future(server.stop())):
+                games = len(server.live_games())
+                if games:
+                    print(f"stopping the IMCS server: {games} game(s) in progress get up to"
+                          f" {config.stop_grace:g} s to finish (Ctrl-C again ends them now)",
+                          flush=True)
                 await server.stop()
 
     return running
