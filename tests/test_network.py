@@ -3,6 +3,7 @@ accumulators kept move by move equal those computed afresh, and training writes 
 engine plays with."""
 
 import random
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -175,6 +176,10 @@ def test_positions_are_scored_again_by_another_search():
         info = Engine(level=10, seed=1).analyse(board, Limit(depth=3))
         expected = 1600 * np.sign(info.mate) if info.mate is not None else info.score
         assert abs(score - np.clip(expected, -1600, 1600)) <= 1  # the score for the side to move
+    own = positions.scores + 100  # with a share, the mean of the two searches' scores
+    halved = relabelled(replace(positions, scores=own), variant, Labeller("search", depth=3),
+                        concurrency=1, share=0.5)
+    assert np.all(abs(halved.scores - (scored.scores + own) / 2) <= 1)
 
 
 def test_a_fit_learns_what_the_weighted_sum_misses(tmp_path):

@@ -9,7 +9,9 @@ weighted sum plus its score predicts ``mix * sigmoid(search score) + (1 - mix) *
 (the search sees further than the evaluation; the result says who won): it learns what the
 weighted sum misses. With ``--label uci:SPEC`` the positions are scored again by another
 engine's search to ``--label-depth`` plies before the fit (the same labellers as
-``tuning.py``'s), so that the network learns that engine's judgement of them.
+``tuning.py``'s), so that the network learns that engine's judgement of them; with
+``--label-share F`` the new score makes only that share of the score target, the search's
+own the rest (their errors differ, so their mean can be nearer a deeper search than either).
 
     python -m minichess.engine.training --variant losalamos --games 20000 --nodes 8000 \\
         --hidden 64 --epochs 20 --positions-file losalamos.npz
@@ -179,16 +181,18 @@ def position_fen(variant: VariantDefinition, squares: np.ndarray, mover: int) ->
 
 def relabelled(positions: Positions, variant: VariantDefinition, labeller: Labeller,
                concurrency: int | None = None, ray: str | None = None,
-               on_done: Callable[[int], None] | None = None) -> Positions:
+               on_done: Callable[[int], None] | None = None, share: float = 1.0) -> Positions:
     """The same positions with the search's scores replaced by ``labeller``'s, for the side
-    to move; its searches run ``concurrency`` at once (default: one per core) or on the Ray
+    to move (with ``share`` below 1, by that share of ``labeller``'s and the rest of the
+    search's); its searches run ``concurrency`` at once (default: one per core) or on the Ray
     cluster at ``ray``, and ``on_done`` is told how many positions are scored so far."""
     found = [Position(position_fen(variant, squares, mover), None)
              for squares, mover in zip(positions.boards, positions.movers, strict=True)]
     white = expected_results(found, variant.name, labeller, concurrency, ray, on_done)
     mover = np.where(positions.movers == 0, white, 1.0 - white).clip(SURE, 1.0 - SURE)
-    scores = np.round(np.log(mover / (1.0 - mover)) / SCALE).astype(np.int32)
-    return replace(positions, scores=scores)
+    scores = np.log(mover / (1.0 - mover)) / SCALE
+    mean = share * scores + (1.0 - share) * positions.scores
+    return replace(positions, scores=np.round(mean).astype(np.int32))
 
 
 # --- the fit -------------------------------------------------------------------------------
@@ -329,11 +333,13 @@ def train(variant_name: str, games: int, nodes: int, hidden: int, epochs: int, s
           mix: float = MIX, positions_files: tuple[str, ...] = (),
           save_positions: str | None = None, verify: int = 0, time_control: str = "2+0.05",
           concurrency: int | None = None, ray: str | None = None,
-          output: str | None = None, labeller: Labeller | None = None) -> dict:
+          output: str | None = None, labeller: Labeller | None = None,
+          label_share: float = 1.0) -> dict:
     """Self-play (``games`` games at ``nodes`` nodes a move, with the variant's evaluation as
-    it is) and/or positions from files, scored again by ``labeller`` if one is given, then the
-    fit; the network is saved if it wins a ``verify``-game match against the engine without it
-    (0: saved anyway)."""
+    it is) and/or positions from files, scored again by ``labeller`` if one is given (its
+    score ``label_share`` of the target's, the search's the rest), then the fit; the network
+    is saved if it wins a ``verify``-game match against the engine without it (0: saved
+    anyway)."""
     variant = get_variant(variant_name)
     parts = [Positions.load(*positions_files)] if positions_files else []
     report: dict = {"variant": variant.name, "seed": seed}
@@ -355,8 +361,10 @@ def train(variant_name: str, games: int, nodes: int, hidden: int, epochs: int, s
     if labeller is not None:
         started = time.perf_counter()
         with progress_reports(len(positions), "positions scored") as on_done:
-            positions = relabelled(positions, variant, labeller, concurrency, ray, on_done)
+            positions = relabelled(positions, variant, labeller, concurrency, ray, on_done,
+                                   label_share)
         report["label"] = {"label": labeller.spec or labeller.kind, "depth": labeller.depth,
+                           "share": label_share,
                            "seconds": round(time.perf_counter() - started, 1)}
         print(json.dumps(report["label"]), flush=True)
     block, fitted = fit_network(positions, variant.ranks, hidden, epochs, mix, seed)
@@ -407,6 +415,9 @@ def main() -> None:
                         "search (our engine) or uci:SPEC (an engine as matches name it)")
     parser.add_argument("--label-depth", type=int, default=8, metavar="PLIES",
                         help="depth of the --label searches (default %(default)s)")
+    parser.add_argument("--label-share", type=float, default=1.0, metavar="F",
+                        help="share of the --label score in the score target, the self-play "
+                        "search's the rest (default %(default)s)")
     parser.add_argument("--verify", type=int, default=0, metavar="GAMES",
                         help="keep the network only if it wins a match of GAMES games")
     parser.add_argument("--time", default="2+0.05", metavar="TC",
@@ -421,9 +432,11 @@ def main() -> None:
     if labeller is not None and labeller.kind == "result":
         parser.error("--label: search or uci:SPEC (the game's result is in the target already: "
                      "--mix)")
+    if not 0.0 <= args.label_share <= 1.0 or (args.label_share != 1.0 and labeller is None):
+        parser.error("--label-share: a share from 0 to 1, with --label")
     train(args.variant, args.games, args.nodes, args.hidden, args.epochs, args.seed, args.mix,
           tuple(args.positions_file), args.save_positions, args.verify, args.time,
-          args.concurrency, args.ray, args.output, labeller)
+          args.concurrency, args.ray, args.output, labeller, args.label_share)
 
 
 if __name__ == "__main__":
