@@ -11,11 +11,12 @@ them (``--games`` games at ``--nodes`` nodes a move, ``--seed``; or those of
 (drawn by ``numpy.random.default_rng(--sample-seed)``) are scored again by the labeller
 (``--labeller``, a ``uci:`` player as ``minichess match`` takes it, by default
 Fairy-Stockfish) to each of ``--depths`` and to the reference depth. Each score becomes an
-expected result, ``sigmoid(SCALE * score)``, and the table gives, for our search's scores, the
-labeller's at each depth and the mean of ours and each (what ``--label-share 0.5`` fits to),
-the mean |difference| from the reference's expected result (x100), with the seconds each
-scoring took on ``--concurrency`` processes. The labeller keeps a hash table from one position
-to the next, so its scores of the same position vary a little with the order.
+expected result as the fit's targets make it (``sigmoid(SCALE * score)``), and the table
+gives, for our search's scores, the labeller's at each depth and the mean of ours and each
+(what ``--label-share 0.5`` fits to), the mean |difference| from the reference's expected
+result (x100), with the seconds each scoring took on ``--concurrency`` processes. The labeller
+keeps a hash table from one position to the next, so its scores of the same position vary a
+little with the order.
 """
 
 from __future__ import annotations
@@ -24,22 +25,18 @@ import argparse
 import json
 import sys
 import time
+from dataclasses import replace
 
 import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from minichess.engine.labelling import SCALE, Labeller
-from minichess.engine.training import Positions, relabelled, self_play_positions
+from minichess.engine.labelling import Labeller
+from minichess.engine.training import Positions, relabelled, self_play_positions, targets
 from minichess.engine.weights import variant_weights
 from minichess.errors import MinichessError
 from minichess.variants import VariantDefinition, get_variant
 from versus import fairy_stockfish_spec
-
-
-def expected(scores: np.ndarray) -> np.ndarray:
-    """The side to move's expected result of each score (centipawns)."""
-    return 1 / (1 + np.exp(-SCALE * np.clip(scores.astype(np.float64), -4000, 4000)))
 
 
 def sample(positions: Positions, count: int, seed: int) -> Positions:
@@ -64,19 +61,22 @@ def measure(positions: Positions, variant: VariantDefinition, spec: str, depths:
     """One row per score compared with the reference depth's: its name, the mean |difference|
     of expected results (x100) and the seconds its scoring took (None for our search's)."""
     truth, _ = scored(positions, variant, spec, reference, concurrency)
-    truth = expected(truth)
+    reference_expected = targets(replace(positions, scores=truth), mix=1.0)
+
+    def off(scores: np.ndarray) -> float:
+        """The mean |difference| of the expected results, as the fit's targets make them."""
+        expected = targets(replace(positions, scores=scores), mix=1.0)
+        return round(100 * float(np.mean(abs(expected - reference_expected))), 2)
+
     ours = positions.scores
-    rows = [{"score": "our search", "difference": 100 * np.mean(abs(expected(ours) - truth)),
-             "seconds": None}]
+    rows = [{"score": "our search", "difference": off(ours), "seconds": None}]
     for depth in depths:
         theirs, seconds = scored(positions, variant, spec, depth, concurrency)
         rows.append({"score": f"labeller depth {depth}", "seconds": round(seconds, 1),
-                     "difference": 100 * np.mean(abs(expected(theirs) - truth))})
-        mean = np.round((ours + theirs.astype(np.float64)) / 2)
+                     "difference": off(theirs)})
+        mean = np.round((ours + theirs.astype(np.float64)) / 2).astype(np.int32)
         rows.append({"score": f"mean of ours and depth {depth}", "seconds": None,
-                     "difference": 100 * np.mean(abs(expected(mean) - truth))})
-    for row in rows:
-        row["difference"] = round(float(row["difference"]), 2)
+                     "difference": off(mean)})
     return rows
 
 
