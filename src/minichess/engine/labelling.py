@@ -42,6 +42,27 @@ CHUNK = 64
 """Positions labelled per task of the pool."""
 
 
+def expected_result(centipawns: float | np.ndarray) -> np.ndarray:
+    """The expected result of a score (or an array of them) for the side it is for, by the
+    logistic curve of ``SCALE``.
+
+    >>> float(expected_result(0)), round(float(expected_result(400)), 3)
+    (0.5, 0.909)
+    """
+    return 1.0 / (1.0 + np.exp(-SCALE * np.asarray(centipawns, dtype=np.float64)))
+
+
+def score_for(expected: float | np.ndarray) -> np.ndarray:
+    """The score whose expected result is ``expected`` (strictly between 0 and 1): the
+    inverse of ``expected_result``.
+
+    >>> round(float(score_for(10 / 11)))
+    400
+    """
+    expected = np.asarray(expected, dtype=np.float64)
+    return np.log(expected / (1.0 - expected)) / SCALE
+
+
 @dataclass(frozen=True)
 class Position:
     """A quiet position met in a game, and the game's result for White (1, 0.5, 0; None for
@@ -147,10 +168,10 @@ def _start_labeller(stop: object, variant: str, labeller: Labeller):
 def _label_chunk(chunk: tuple[int, list[str]]) -> tuple[int, list[float]]:
     """White's expected results in a chunk of positions."""
     number, fens = chunk
-    return number, [_expected_result(Board(_worker.variant, fen)) for fen in fens]
+    return number, [_whites_expected_result(Board(_worker.variant, fen)) for fen in fens]
 
 
-def _expected_result(board: Board) -> float:
+def _whites_expected_result(board: Board) -> float:
     """The searcher's judgement of ``board`` as White's expected result."""
     if _worker.engine is not None:
         _worker.engine.new_game()
@@ -162,6 +183,6 @@ def _expected_result(board: Board) -> float:
     if mate is not None or centipawns is None:
         mover = float(mate is not None and mate > 0)
     else:
-        mover = 1.0 / (1.0 + math.exp(-SCALE * centipawns))
+        mover = float(expected_result(centipawns))
     return mover if board.turn == WHITE else 1.0 - mover
 

@@ -39,7 +39,14 @@ from minichess.board import Board
 from minichess.core import layout as L
 from minichess.engine.engine import Engine, Limit
 from minichess.engine.evaluation import weighted_sum
-from minichess.engine.labelling import SCALE, Labeller, Position, expected_results
+from minichess.engine.labelling import (
+    SCALE,
+    Labeller,
+    Position,
+    expected_result,
+    expected_results,
+    score_for,
+)
 from minichess.engine.network import INPUTS, UNITS, input_feature, network_block
 from minichess.engine.progress import progress_reports
 from minichess.engine.weights import NO_NETWORK, WEIGHTS_DIR, variant_weights
@@ -190,8 +197,7 @@ def relabelled(positions: Positions, variant: VariantDefinition, labeller: Label
              for squares, mover in zip(positions.boards, positions.movers, strict=True)]
     white = expected_results(found, variant.name, labeller, concurrency, ray, on_done)
     mover = np.where(positions.movers == 0, white, 1.0 - white).clip(SURE, 1.0 - SURE)
-    scores = np.log(mover / (1.0 - mover)) / SCALE
-    mean = share * scores + (1.0 - share) * positions.scores
+    mean = share * score_for(mover) + (1.0 - share) * positions.scores
     return replace(positions, scores=np.round(mean).astype(np.int32))
 
 
@@ -216,7 +222,7 @@ def input_features(positions: Positions, ranks: int) -> tuple[np.ndarray, np.nda
 
 def targets(positions: Positions, mix: float = MIX) -> np.ndarray:
     """What the evaluation should predict: the search's expected result mixed with the game's."""
-    searched = 1 / (1 + np.exp(-SCALE * positions.scores.astype(np.float64)))
+    searched = expected_result(positions.scores)
     return (mix * searched + (1 - mix) * positions.results).astype(np.float32)
 
 

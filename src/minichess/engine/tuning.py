@@ -46,7 +46,13 @@ import numpy as np
 from minichess.board import Board
 from minichess.engine.engine import Engine, Limit
 from minichess.engine.evaluation import WEIGHT_COUNT, evaluate_features
-from minichess.engine.labelling import SCALE, Labeller, expected_results, quiet_positions
+from minichess.engine.labelling import (
+    SCALE,
+    Labeller,
+    expected_result,
+    expected_results,
+    quiet_positions,
+)
 from minichess.engine.progress import progress_reports
 from minichess.engine.weights import WEIGHTS_DIR, starting_weights, variant_weights
 from minichess.match.pool import open_pool
@@ -151,7 +157,7 @@ def fit(samples: Samples, start: np.ndarray, prior: np.ndarray, steps: int = 150
     beta1, beta2 = 0.9, 0.999
     value = 0.0
     for step in range(1, steps + 1):
-        p = 1 / (1 + np.exp(-SCALE * (x @ w)))
+        p = expected_result(x @ w)
         error = p - y
         penalty = w - prior
         value = float(np.mean(error**2) + regularisation * np.sum(penalty**2))
