@@ -3,6 +3,8 @@ accumulators kept move by move equal those computed afresh, and training writes 
 engine plays with."""
 
 import random
+import subprocess
+import sys
 from dataclasses import replace
 
 import numpy as np
@@ -160,18 +162,24 @@ def test_self_play_keeps_quiet_positions_with_their_labels():
     assert set(np.unique(positions.movers)) <= {0, 1}
 
 
-def test_positions_are_scored_again_by_another_search():
-    boards = random_boards("losalamos", 4)
-    variant = boards[0].variant
+def unscored_positions(boards: list[Board]) -> Positions:
+    """Training positions of ``boards``, with scores and sums 0 and drawn results."""
     rows = [board.core_state().position for board in boards]
     squares = np.array([row[L.MAILBOX:L.MAILBOX + 64] for row in rows], np.int8)
     movers = np.array([row[L.STM] for row in rows], np.int8)
-    for board, placed, mover in zip(boards, squares, movers, strict=True):
-        assert position_fen(variant, placed, mover).split()[:2] == board.fen().split()[:2]
     zeros = np.zeros(len(boards), np.int32)
-    positions = Positions(squares, movers, zeros, zeros, np.full(len(boards), 0.5, np.float32))
+    return Positions(squares, movers, zeros, zeros, np.full(len(boards), 0.5, np.float32))
+
+
+def test_positions_are_scored_again_by_another_search():
+    boards = random_boards("losalamos", 4)
+    variant = boards[0].variant
+    positions = unscored_positions(boards)
+    for board, placed, mover in zip(boards, positions.boards, positions.movers, strict=True):
+        assert position_fen(variant, placed, mover).split()[:2] == board.fen().split()[:2]
     scored = relabelled(positions, variant, Labeller("search", depth=3), concurrency=1)
-    assert np.array_equal(scored.boards, squares) and np.array_equal(scored.sums, zeros)
+    assert np.array_equal(scored.boards, positions.boards)
+    assert np.array_equal(scored.sums, positions.sums)
     for board, score in zip(boards, scored.scores, strict=True):
         info = Engine(level=10, seed=1).analyse(board, Limit(depth=3))
         expected = 1600 * np.sign(info.mate) if info.mate is not None else info.score
@@ -180,6 +188,37 @@ def test_positions_are_scored_again_by_another_search():
     halved = relabelled(replace(positions, scores=own), variant, Labeller("search", depth=3),
                         concurrency=1, share=0.5)
     assert np.all(abs(halved.scores - (scored.scores + own) / 2) <= 1)
+
+
+def test_scored_positions_are_kept_for_later_fits(tmp_path):
+    pytest.importorskip("torch")
+    from minichess.engine.training import train
+
+    boards = random_boards("losalamos", 100)  # the fewest a fit takes
+    positions = unscored_positions(boards)
+    positions.save(tmp_path / "played.npz")
+    labeller = Labeller("search", depth=1)
+    report = train("losalamos", games=0, nodes=0, hidden=4, epochs=1, seed=1,
+                   positions_files=(str(tmp_path / "played.npz"),), concurrency=1,
+                   output=str(tmp_path / "net.npz"), labeller=labeller,
+                   save_scored=str(tmp_path / "scored.npz"))
+    assert report["saved"] == str(tmp_path / "net.npz")
+    kept = Positions.load(tmp_path / "scored.npz")
+    scored = relabelled(positions, boards[0].variant, labeller, concurrency=1)
+    assert np.array_equal(kept.boards, positions.boards)
+    assert np.array_equal(kept.scores, scored.scores)
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    (["--label-share", "0.5"], "--label-share: a share from 0 to 1, with --label"),
+    (["--label", "search", "--label-share", "2"], "--label-share: a share from 0 to 1"),
+    (["--save-scored", "scored.npz"], "--save-scored: with --label"),
+    (["--label", "result"], "--label: search or uci:SPEC"),
+])
+def test_training_refuses_label_options_that_do_not_fit_together(arguments, message):
+    command = [sys.executable, "-m", "minichess.engine.training", "--variant", "gardner"]
+    finished = subprocess.run(command + arguments, capture_output=True, text=True, timeout=60)
+    assert finished.returncode == 2 and message in finished.stderr
 
 
 def test_a_fit_learns_what_the_weighted_sum_misses(tmp_path):

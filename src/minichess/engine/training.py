@@ -11,7 +11,8 @@ weighted sum misses. With ``--label uci:SPEC`` the positions are scored again by
 engine's search to ``--label-depth`` plies before the fit (the same labellers as
 ``tuning.py``'s), so that the network learns that engine's judgement of them; with
 ``--label-share F`` the new score makes only that share of the score target, the search's
-own the rest (their errors differ, so their mean can be nearer a deeper search than either).
+own the rest (their errors differ, so their mean can be nearer a deeper search than either);
+``--save-scored NPZ`` keeps the scored positions, so that another fit needs no new scoring.
 
     python -m minichess.engine.training --variant losalamos --games 20000 --nodes 8000 \\
         --hidden 64 --epochs 20 --positions-file losalamos.npz
@@ -340,12 +341,12 @@ def train(variant_name: str, games: int, nodes: int, hidden: int, epochs: int, s
           save_positions: str | None = None, verify: int = 0, time_control: str = "2+0.05",
           concurrency: int | None = None, ray: str | None = None,
           output: str | None = None, labeller: Labeller | None = None,
-          label_share: float = 1.0) -> dict:
+          label_share: float = 1.0, save_scored: str | None = None) -> dict:
     """Self-play (``games`` games at ``nodes`` nodes a move, with the variant's evaluation as
     it is) and/or positions from files, scored again by ``labeller`` if one is given (its
-    score ``label_share`` of the target's, the search's the rest), then the fit; the network
-    is saved if it wins a ``verify``-game match against the engine without it (0: saved
-    anyway)."""
+    score ``label_share`` of the target's, the search's the rest; saved to ``save_scored``
+    before the fit), then the fit; the network is saved if it wins a ``verify``-game match
+    against the engine without it (0: saved anyway)."""
     variant = get_variant(variant_name)
     parts = [Positions.load(*positions_files)] if positions_files else []
     report: dict = {"variant": variant.name, "seed": seed}
@@ -373,6 +374,8 @@ def train(variant_name: str, games: int, nodes: int, hidden: int, epochs: int, s
                            "share": label_share,
                            "seconds": round(time.perf_counter() - started, 1)}
         print(json.dumps(report["label"]), flush=True)
+        if save_scored:
+            positions.save(save_scored)
     block, fitted = fit_network(positions, variant.ranks, hidden, epochs, mix, seed)
     report["fit"] = {"hidden": hidden, "epochs": epochs, "mix": mix, **vars(fitted)}
     print(json.dumps(report["fit"]), flush=True)
@@ -424,6 +427,9 @@ def main() -> None:
     parser.add_argument("--label-share", type=float, default=1.0, metavar="F",
                         help="share of the --label score in the score target, the self-play "
                         "search's the rest (default %(default)s)")
+    parser.add_argument("--save-scored", metavar="NPZ",
+                        help="save the positions with the --label scores to this file (a "
+                        "later fit takes them by --positions-file, without --label)")
     parser.add_argument("--verify", type=int, default=0, metavar="GAMES",
                         help="keep the network only if it wins a match of GAMES games")
     parser.add_argument("--time", default="2+0.05", metavar="TC",
@@ -440,9 +446,11 @@ def main() -> None:
                      "--mix)")
     if not 0.0 <= args.label_share <= 1.0 or (args.label_share != 1.0 and labeller is None):
         parser.error("--label-share: a share from 0 to 1, with --label")
+    if args.save_scored and labeller is None:
+        parser.error("--save-scored: with --label")
     train(args.variant, args.games, args.nodes, args.hidden, args.epochs, args.seed, args.mix,
           tuple(args.positions_file), args.save_positions, args.verify, args.time,
-          args.concurrency, args.ray, args.output, labeller, args.label_share)
+          args.concurrency, args.ray, args.output, labeller, args.label_share, args.save_scored)
 
 
 if __name__ == "__main__":
