@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from minichess.web import create_app
-from minichess.web.app import SESSION_COOKIE
+from minichess.web.context import SESSION_COOKIE
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ httpx = pytest.importorskip("httpx")
 pytest.importorskip("uvicorn")
 websockets_client = pytest.importorskip("websockets.asyncio.client")
 
-from minichess.web.app import SESSION_COOKIE  # noqa: E402
+from minichess.web.context import SESSION_COOKIE  # noqa: E402
 from web_server import Server, warm_engine  # noqa: E402
 
 pytestmark = [pytest.mark.solo, pytest.mark.xdist_group("web")]

@@ -44,6 +44,19 @@ class StoredGame:
     created: float
     updated: float
 
+    def tag(self, name: str) -> str | None:
+        """The value of the game's PGN tag ``name`` (None if it has none).
+
+        >>> StoredGame("g", "o", "play", {}, '[Variant "gardner"]', "*", 0, 0).tag("Variant")
+        'gardner'
+        """
+        marker = f'[{name} "'
+        start = self.pgn.find(marker)
+        if start < 0:
+            return None
+        start += len(marker)
+        return self.pgn[start:self.pgn.find('"]', start)]
+
 
 class GameStore:
     """The games of the web app in the SQLite file ``path`` (``:memory:`` for a throwaway one).

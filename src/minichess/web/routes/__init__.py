@@ -1,0 +1,1 @@
+"""The web app's routes, one module per part of the API (each an ``APIRouter``)."""
