@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, Query
 from fastapi.responses import Response
 
@@ -11,7 +13,7 @@ from minichess.pieces import BLACK, WHITE, Piece
 from minichess.variants import VARIANTS, VariantDefinition
 
 router = APIRouter()
-SVG = {200: {"content": {"image/svg+xml": {}}}}
+SVG: dict[int | str, dict[str, Any]] = {200: {"content": {"image/svg+xml": {}}}}
 """The OpenAPI description of a picture's response."""
 
 
