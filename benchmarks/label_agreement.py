@@ -11,7 +11,7 @@ them (``--games`` games at ``--nodes`` nodes a move, ``--seed``; or those of
 (drawn by ``numpy.random.default_rng(--sample-seed)``) are scored again by the labeller
 (``--labeller``, a ``uci:`` player as ``minichess match`` takes it, by default
 Fairy-Stockfish) to each of ``--depths`` and to the reference depth. Each score becomes an
-expected result as the fit's targets make it (``sigmoid(SCALE * score)``), and the table
+expected result as the fit's targets make it (``labelling.expected_result``), and the table
 gives, for our search's scores, the labeller's at each depth and the mean of ours and each
 (what ``--label-share 0.5`` fits to), the mean |difference| from the reference's expected
 result (x100), with the seconds each scoring took on ``--concurrency`` processes. The labeller
@@ -25,14 +25,13 @@ import argparse
 import json
 import sys
 import time
-from dataclasses import replace
 
 import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from minichess.engine.labelling import Labeller
-from minichess.engine.training import Positions, relabelled, self_play_positions, targets
+from minichess.engine.labelling import Labeller, expected_result
+from minichess.engine.training import Positions, relabelled, self_play_positions, shared_scores
 from minichess.engine.weights import variant_weights
 from minichess.errors import MinichessError
 from minichess.variants import VariantDefinition, get_variant
@@ -61,12 +60,11 @@ def measure(positions: Positions, variant: VariantDefinition, spec: str, depths:
     """One row per score compared with the reference depth's: its name, the mean |difference|
     of expected results (x100) and the seconds its scoring took (None for our search's)."""
     truth, _ = scored(positions, variant, spec, reference, concurrency)
-    reference_expected = targets(replace(positions, scores=truth), mix=1.0)
+    reference_expected = expected_result(truth)
 
     def off(scores: np.ndarray) -> float:
         """The mean |difference| of the expected results, as the fit's targets make them."""
-        expected = targets(replace(positions, scores=scores), mix=1.0)
-        return round(100 * float(np.mean(abs(expected - reference_expected))), 2)
+        return round(100 * float(np.mean(abs(expected_result(scores) - reference_expected))), 2)
 
     ours = positions.scores
     rows = [{"score": "our search", "difference": off(ours), "seconds": None}]
@@ -74,7 +72,7 @@ def measure(positions: Positions, variant: VariantDefinition, spec: str, depths:
         theirs, seconds = scored(positions, variant, spec, depth, concurrency)
         rows.append({"score": f"labeller depth {depth}", "seconds": round(seconds, 1),
                      "difference": off(theirs)})
-        mean = np.round((ours + theirs.astype(np.float64)) / 2).astype(np.int32)
+        mean = shared_scores(theirs, ours, 0.5)
         rows.append({"score": f"mean of ours and depth {depth}", "seconds": None,
                      "difference": off(mean)})
     return rows

@@ -198,8 +198,17 @@ def relabelled(positions: Positions, variant: VariantDefinition, labeller: Label
              for squares, mover in zip(positions.boards, positions.movers, strict=True)]
     white = expected_results(found, variant.name, labeller, concurrency, ray, on_done)
     mover = np.where(positions.movers == 0, white, 1.0 - white).clip(SURE, 1.0 - SURE)
-    mean = share * score_for(mover) + (1.0 - share) * positions.scores
-    return replace(positions, scores=np.round(mean).astype(np.int32))
+    return replace(positions, scores=shared_scores(score_for(mover), positions.scores, share))
+
+
+def shared_scores(labelled: np.ndarray, own: np.ndarray, share: float) -> np.ndarray:
+    """The score target of ``--label-share``: ``share`` of the labeller's scores and the rest
+    of the self-play search's, rounded to whole centipawns.
+
+    >>> shared_scores(np.array([100.0, -40.0]), np.array([0, 0]), 0.5).tolist()
+    [50, -20]
+    """
+    return np.round(share * labelled + (1.0 - share) * own).astype(np.int32)
 
 
 # --- the fit -------------------------------------------------------------------------------
