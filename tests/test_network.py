@@ -21,9 +21,10 @@ from minichess.engine.network import (
     ACTIVATION,
     INPUTS,
     MAX_UPDATES,
-    N_OUTPUT_WEIGHTS,
+    N_EDGES,
     OUTPUT,
     UNITS,
+    block_parts,
     network_block,
     network_score,
     network_score_at,
@@ -45,25 +46,27 @@ from minichess.match.specs import parse_player
 HIDDEN = 8
 
 
-def random_block(seed: int = 1) -> np.ndarray:
-    """A network with random parameters of the size a trained one has."""
+def random_block(seed: int = 1, buckets: int = 1) -> np.ndarray:
+    """A network with random parameters of the size a trained one has; with more than one
+    output, the outputs part positions of 20, 22, ... pieces."""
     rng = np.random.default_rng(seed)
     return network_block(rng.normal(0, 0.1, (INPUTS, HIDDEN)), rng.uniform(0.2, 0.8, HIDDEN),
-                         rng.normal(0, 50, 2 * HIDDEN), 3.0)
+                         rng.normal(0, 50, (buckets, 2 * HIDDEN)), rng.normal(0, 5, buckets),
+                         18 + 2 * np.arange(1, buckets))
 
 
-def float_network(block: np.ndarray, own: np.ndarray, other: np.ndarray) -> float:
-    """The network's definition in floats, on the active features of the two viewers."""
-    hidden = int(block[0])
-    outputs = block[N_OUTPUT_WEIGHTS:N_OUTPUT_WEIGHTS + 2 * hidden] / OUTPUT
-    biases = block[N_OUTPUT_WEIGHTS + 2 * hidden:N_OUTPUT_WEIGHTS + 3 * hidden] / ACTIVATION
-    inputs = block[N_OUTPUT_WEIGHTS + 3 * hidden:].reshape(INPUTS, hidden) / ACTIVATION
+def float_network(block: np.ndarray, own: np.ndarray, other: np.ndarray, pieces: int) -> float:
+    """The network's definition in floats, on the active features of the two viewers and the
+    number of pieces on the board."""
+    edges, outputs, biases, inputs = block_parts(block)
+    output = outputs[np.searchsorted(edges, pieces, side="right")]
 
     def units(features: np.ndarray) -> np.ndarray:
-        return np.clip(biases + inputs[features[features < INPUTS]].sum(axis=0), 0, 1)
+        return np.clip(biases / ACTIVATION
+                       + inputs[features[features < INPUTS]].sum(axis=0) / ACTIVATION, 0, 1)
 
-    return float(np.concatenate([units(own), units(other)]) @ outputs
-                 + block[1] / (ACTIVATION * OUTPUT))
+    return float(np.concatenate([units(own), units(other)]) @ output[1:] / OUTPUT
+                 + output[0] / (ACTIVATION * OUTPUT))
 
 
 def random_boards(variant: str, count: int, seed: int = 2) -> list[Board]:
@@ -80,9 +83,10 @@ def random_boards(variant: str, count: int, seed: int = 2) -> list[Board]:
     return boards
 
 
-@pytest.mark.parametrize("variant", ["losalamos", "antichess", "minitchess"])
-def test_the_integer_network_computes_its_float_definition(variant):
-    block = random_block()
+@pytest.mark.parametrize(("variant", "buckets"), [
+    ("losalamos", 1), ("antichess", 1), ("minitchess", 1), ("losalamos", 3), ("antichess", 4)])
+def test_the_integer_network_computes_its_float_definition(variant, buckets):
+    block = random_block(buckets=buckets)
     params = np.concatenate([variant_weights(variant, network=NO_NETWORK), block])
     units = np.zeros(UNITS, dtype=np.int64)
     for board in random_boards(variant, 10):
@@ -91,7 +95,7 @@ def test_the_integer_network_computes_its_float_definition(variant):
         mover = np.array([state.position[L.STM]])
         positions = Positions(squares, mover, np.zeros(1), np.zeros(1), np.zeros(1))
         own, other = input_features(positions, board.variant.ranks)
-        expected = float_network(block, own[0], other[0])
+        expected = float_network(block, own[0], other[0], int(np.count_nonzero(squares)))
         got = network_score(state.position, state.tables, params, len(params) - len(block),
                             units)
         assert abs(got - expected) < 1.5  # integer rounding
@@ -138,10 +142,14 @@ def test_the_network_changes_the_search_but_not_its_legality():
 
 
 def test_a_network_file_is_checked_when_loaded(tmp_path):
-    bad = tmp_path / "bad.npz"
-    np.savez(bad, block=random_block()[:-5])
-    with pytest.raises(MinichessError, match="incomplete"):
-        variant_weights("losalamos", network=bad)
+    unordered = random_block(buckets=3)
+    unordered[N_EDGES:N_EDGES + 2] = [22, 20]  # the outputs' piece counts must increase
+    for number, broken in enumerate([random_block()[:-5], random_block(buckets=3)[:-1],
+                                     unordered]):
+        bad = tmp_path / f"bad{number}.npz"
+        np.savez(bad, block=broken)
+        with pytest.raises(MinichessError, match="incomplete"):
+            variant_weights("losalamos", network=bad)
     with pytest.raises(MinichessError, match="no network"):
         variant_weights("losalamos", network=tmp_path / "missing.npz")
     good = tmp_path / "good.npz"
@@ -221,7 +229,8 @@ def test_training_refuses_label_options_that_do_not_fit_together(arguments, mess
     assert finished.returncode == 2 and message in finished.stderr
 
 
-def test_a_fit_learns_what_the_weighted_sum_misses(tmp_path):
+@pytest.mark.parametrize("buckets", [1, 2])
+def test_a_fit_learns_what_the_weighted_sum_misses(tmp_path, buckets):
     pytest.importorskip("torch")
     from minichess.engine.training import fit_network, save_network
 
@@ -232,7 +241,7 @@ def test_a_fit_learns_what_the_weighted_sum_misses(tmp_path):
     boards = np.zeros((count, 64), dtype=np.int8)
     boards[:, 0] = L.KING  # a1
     boards[:, 3 * 8 + 5] = 8 + L.KING  # f4
-    knight = rng.integers(0, 2, count).astype(bool)
+    knight = np.arange(count) % 2 == 0
     square = rng.integers(0, 6, count) + 5 * 8  # the sixth rank
     boards[knight, square[knight]] = L.KNIGHT
     sums = rng.integers(-100, 100, count)
@@ -240,8 +249,9 @@ def test_a_fit_learns_what_the_weighted_sum_misses(tmp_path):
     positions = Positions(boards, np.zeros(count, np.int8), scores.astype(np.int32),
                           sums.astype(np.int32), np.full(count, 0.5, np.float32))
     block, report = fit_network(positions, ranks=6, hidden=4, epochs=15, mix=1.0, batch=128,
-                                log=lambda _: None)
+                                buckets=buckets, log=lambda _: None)
     assert report.held_out_loss_with < report.held_out_loss_without / 4
+    assert block_parts(block)[0].tolist() == ([3] if buckets == 2 else [])  # 2 or 3 pieces
     path = save_network(Board("losalamos").variant, block, {}, tmp_path / "net.npz")
     params = variant_weights("losalamos", network=path)
     board = Board("losalamos", "N5/6/5k/6/6/K5 w - - 0 1")

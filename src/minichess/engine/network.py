@@ -8,7 +8,9 @@ board flipped for Black), as the efficiently updatable networks of the strong en
 - for each viewer an accumulator of ``hidden`` units: a bias plus one column of the input
   weights per piece on the board, clipped to 0..1 (``ACTIVATION``);
 - the output: the side to move's units and then the other side's, times their output weights,
-  plus a bias, in centipawns for the side to move.
+  plus a bias, in centipawns for the side to move. A network may have several outputs
+  ("buckets"), each for the positions with a range of numbers of pieces on the board, as the
+  strong engines' networks have: what a unit means for the score changes as the board empties.
 
 Its parameters are integers (inputs and biases times ``ACTIVATION``, output weights times
 ``OUTPUT``), stored after the linear weights in the evaluation's one parameter array, as a
@@ -17,7 +19,7 @@ block that starts with the number of hidden units (0: no network). ``training.py
 
 import numpy as np
 
-from minichess.core.bits import ctz
+from minichess.core.bits import ctz, popcount
 from minichess.core.jit import kernel, leaf_kernel
 from minichess.core.layout import BB, DROP, F_RANKS, FLAGS, MAILBOX, PAWN, STM
 
@@ -29,16 +31,49 @@ OUTPUT = 64
 """Output weights are stored times this."""
 MAX_HIDDEN = 512
 """The most hidden units per viewer a network may have."""
+MAX_BUCKETS = 8
+"""The most outputs a network may have."""
 
-# the block's fields, from its start
-N_HIDDEN = 0  # hidden units per viewer (0: no network)
-N_OUTPUT_BIAS = 1  # times ACTIVATION * OUTPUT
-N_OUTPUT_WEIGHTS = 2  # 2 * hidden: the side to move's units, then the other side's
+# The block, from its start: the hidden units per viewer (0: no network, the block's only
+# field), the number of outputs B, B - 1 increasing piece counts (a position's output is the
+# number of them at or below its number of pieces), B outputs of a bias (times ACTIVATION *
+# OUTPUT) and 2 * hidden weights (the side to move's units, then the other side's), the
+# hidden units' biases, and the input weights (INPUTS rows of hidden).
+N_HIDDEN = 0
+N_BUCKETS = 1
+N_EDGES = 2
 
 
-def block_size(hidden: int) -> int:
-    """Length of the parameter block of a network with ``hidden`` units per viewer."""
-    return N_OUTPUT_WEIGHTS + 2 * hidden + hidden + INPUTS * hidden if hidden else 1
+def block_size(hidden: int, buckets: int = 1) -> int:
+    """Length of the parameter block of a network with ``hidden`` units per viewer and
+    ``buckets`` outputs."""
+    return N_EDGES + buckets - 1 + buckets * (2 * hidden + 1) + hidden + INPUTS * hidden \
+        if hidden else 1
+
+
+def block_parts(block: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A network's block as numpy arrays, in its integers: the piece counts where outputs
+    start (B - 1), the outputs (B rows of a bias and 2 * hidden weights), the hidden units'
+    biases and the input weights (INPUTS x hidden)."""
+    hidden, buckets = int(block[N_HIDDEN]), int(block[N_BUCKETS])
+    outputs = N_EDGES + buckets - 1
+    biases = outputs + buckets * (2 * hidden + 1)
+    return (block[N_EDGES:outputs], block[outputs:biases].reshape(buckets, 2 * hidden + 1),
+            block[biases:biases + hidden], block[biases + hidden:].reshape(INPUTS, hidden))
+
+
+@leaf_kernel
+def _outputs(params, start):
+    """Where the outputs of the block at ``start`` begin (each a bias and 2 * hidden
+    weights)."""
+    return start + N_EDGES + params[start + N_BUCKETS] - 1
+
+
+@leaf_kernel
+def _unit_biases(params, start):
+    """Where the hidden units' biases of the block at ``start`` begin (the input weights
+    follow them)."""
+    return _outputs(params, start) + params[start + N_BUCKETS] * (2 * params[start + N_HIDDEN] + 1)
 
 
 def input_feature(viewer, colour, piece_type, square, ranks):  # type: ignore[no-untyped-def]
@@ -93,7 +128,7 @@ def _add_piece(params, inputs, hidden, units, at, code, square, ranks, sign):
 def _refresh(pos, tab, params, start, units, at):
     """Compute the units of both viewers of ``pos`` into ``units[at:]``."""
     hidden = params[start + N_HIDDEN]
-    biases = start + N_OUTPUT_WEIGHTS + 2 * hidden
+    biases = _unit_biases(params, start)
     inputs = biases + hidden
     for unit in range(hidden):
         units[at + unit] = params[biases + unit]
@@ -110,13 +145,22 @@ def _refresh(pos, tab, params, start, units, at):
 
 
 @leaf_kernel
-def _output(params, start, units, at, mover):
-    """The network's score for ``mover`` from the units at ``units[at:]``."""
+def _output(pos, params, start, units, at):
+    """The network's score for the side to move of ``pos`` from the units at ``units[at:]``,
+    by the output of its number of pieces."""
     hidden = params[start + N_HIDDEN]
-    output_weights = start + N_OUTPUT_WEIGHTS
+    buckets = params[start + N_BUCKETS]
+    pieces = popcount(pos[BB] | pos[BB + 8])
+    bucket = 0
+    for edge in range(start + N_EDGES, start + N_EDGES + buckets - 1):
+        if pieces >= params[edge]:
+            bucket += 1
+    output = _outputs(params, start) + bucket * (2 * hidden + 1)
+    output_weights = output + 1
+    mover = pos[STM]
     own = at + mover * hidden
     other = at + (1 - mover) * hidden
-    total = params[start + N_OUTPUT_BIAS]
+    total = params[output]
     for unit in range(hidden):
         total += params[output_weights + unit] * min(max(units[own + unit], 0), ACTIVATION)
         total += (params[output_weights + hidden + unit]
@@ -131,7 +175,7 @@ def network_score(pos, tab, params, start, units):
     if params[start + N_HIDDEN] == 0:
         return 0
     _refresh(pos, tab, params, start, units, A_UNITS)
-    return _output(params, start, units, A_UNITS, pos[STM])
+    return _output(pos, params, start, units, A_UNITS)
 
 
 @leaf_kernel
@@ -179,9 +223,9 @@ def network_score_at(pos, tab, params, start, accumulators, ply):
     if accumulators[top, A_STATE] != A_VALID:
         _refresh(pos, tab, params, start, accumulators[ply], A_UNITS)
         accumulators[ply, A_STATE] = A_VALID
-        return _output(params, start, accumulators[ply], A_UNITS, pos[STM])
+        return _output(pos, params, start, accumulators[ply], A_UNITS)
     hidden = params[start + N_HIDDEN]
-    inputs = start + N_OUTPUT_WEIGHTS + 3 * hidden
+    inputs = _unit_biases(params, start) + hidden
     ranks = tab[FLAGS, F_RANKS]
     for below in range(top + 1, ply + 1):
         row = accumulators[below]
@@ -198,21 +242,32 @@ def network_score_at(pos, tab, params, start, accumulators, ply):
             _add_piece(params, inputs, hidden, row, A_UNITS, row[A_PLACED] >> 6,
                        row[A_PLACED] & 63, ranks, 1)
         row[A_STATE] = A_VALID
-    return _output(params, start, accumulators[ply], A_UNITS, pos[STM])
+    return _output(pos, params, start, accumulators[ply], A_UNITS)
 
 
 def network_block(input_weights: np.ndarray, biases: np.ndarray, output_weights: np.ndarray,
-                  output_bias: float) -> np.ndarray:
+                  output_biases: np.ndarray, edges: np.ndarray | None = None) -> np.ndarray:
     """The integer block of a network given in floats: ``input_weights`` (INPUTS x hidden),
-    ``biases`` (hidden), ``output_weights`` (2 * hidden, centipawns per unit), and
-    ``output_bias`` (centipawns)."""
+    ``biases`` (hidden), ``output_weights`` (B x 2 * hidden, centipawns per unit),
+    ``output_biases`` (B, centipawns) and, with more than one output, ``edges``: the B - 1
+    increasing piece counts where the next output starts."""
     hidden = biases.shape[0]
+    output_weights = np.atleast_2d(output_weights)
+    output_biases = np.atleast_1d(output_biases)
+    buckets = len(output_biases)
+    edges = np.zeros(0) if edges is None else np.asarray(edges)
     if not 0 < hidden <= MAX_HIDDEN or input_weights.shape != (INPUTS, hidden):
         raise ValueError(f"a network needs 1 to {MAX_HIDDEN} hidden units and "
                          f"{INPUTS} x hidden input weights")
+    if (not 0 < buckets <= MAX_BUCKETS or output_weights.shape != (buckets, 2 * hidden)
+            or edges.shape != (buckets - 1,) or np.any(np.diff(edges) <= 0)):
+        raise ValueError(f"a network needs 1 to {MAX_BUCKETS} outputs of 2 x hidden weights "
+                         "and one increasing piece count fewer than outputs")
+    outputs = np.column_stack([np.round(output_biases * ACTIVATION * OUTPUT),
+                               np.round(output_weights * OUTPUT)])
     return np.concatenate([
-        [hidden, round(output_bias * ACTIVATION * OUTPUT)],
-        np.round(output_weights * OUTPUT),
+        [hidden, buckets], edges,
+        outputs.reshape(-1),
         np.round(biases * ACTIVATION),
         np.round(input_weights * ACTIVATION).reshape(-1),
     ]).astype(np.int64)

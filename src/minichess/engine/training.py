@@ -48,7 +48,14 @@ from minichess.engine.labelling import (
     expected_results,
     score_for,
 )
-from minichess.engine.network import INPUTS, UNITS, input_feature, network_block
+from minichess.engine.network import (
+    INPUTS,
+    MAX_BUCKETS,
+    N_BUCKETS,
+    UNITS,
+    input_feature,
+    network_block,
+)
 from minichess.engine.progress import progress_reports
 from minichess.engine.weights import NO_NETWORK, WEIGHTS_DIR, variant_weights
 from minichess.errors import MinichessError
@@ -253,11 +260,12 @@ class FitReport:
 
 
 def fit_network(positions: Positions, ranks: int, hidden: int = 64, epochs: int = 20,
-                mix: float = MIX, seed: int = 1, batch: int = 8192,
+                mix: float = MIX, seed: int = 1, batch: int = 8192, buckets: int = 1,
                 log=print) -> tuple[np.ndarray, FitReport]:  # type: ignore[no-untyped-def]
-    """Fit a network of ``hidden`` units per viewer to ``positions`` of a board of ``ranks``
-    ranks (one in twenty held out to measure it) in ``epochs`` passes of steps of ``batch``
-    positions; returns its block and a report."""
+    """Fit a network of ``hidden`` units per viewer and ``buckets`` outputs (each for about
+    as many of the positions, by their number of pieces) to ``positions`` of a board of
+    ``ranks`` ranks (one in twenty held out to measure it) in ``epochs`` passes of steps of
+    ``batch`` positions; returns its block and a report."""
     try:
         import torch
     except ImportError:
@@ -271,17 +279,20 @@ def fit_network(positions: Positions, ranks: int, hidden: int = 64, epochs: int 
     if len(kept) < 100:
         raise MinichessError(f"too few positions to fit a network ({len(kept)})")
     own, other = (torch.from_numpy(a) for a in input_features(kept, ranks))
+    edges, kept_buckets = bucket_edges(kept, buckets)
+    bucket = torch.from_numpy(kept_buckets)
     sums = torch.from_numpy(kept.sums.astype(np.float32))
     wanted = torch.from_numpy(targets(kept, mix))
     order = rng.permutation(len(kept))
     held_out = torch.from_numpy(order[: len(kept) // 20])
     train = order[len(kept) // 20:]
-    model = _model(torch, hidden)
+    model = _model(torch, hidden, len(edges) + 1)
     optimiser = torch.optim.Adam(model.parameters(), lr=2e-3)
     schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, epochs)
 
     def loss(rows, with_network=True):  # type: ignore[no-untyped-def]
-        score = model(own[rows], other[rows], sums[rows]) if with_network else sums[rows]
+        score = (model(own[rows], other[rows], sums[rows], bucket[rows]) if with_network
+                 else sums[rows])
         return torch.mean((torch.sigmoid(SCALE * score) - wanted[rows]) ** 2)
 
     with torch.no_grad():
@@ -303,14 +314,35 @@ def fit_network(positions: Positions, ranks: int, hidden: int = 64, epochs: int 
     block = network_block(
         model.inputs.weight.detach().numpy()[:INPUTS].astype(np.float64),
         model.biases.detach().numpy().astype(np.float64),
-        OUTPUT_SCALE * model.output.weight.detach().numpy()[0].astype(np.float64),
-        OUTPUT_SCALE * float(model.output.bias.item()),
+        OUTPUT_SCALE * model.output.weight.detach().numpy().astype(np.float64),
+        OUTPUT_SCALE * model.output.bias.detach().numpy().astype(np.float64),
+        edges,
     )
     return block, FitReport(len(kept), round(without, 6), round(held, 6),
                             round(time.perf_counter() - started, 1))
 
 
-def _model(torch, hidden: int):  # type: ignore[no-untyped-def]
+def bucket_edges(positions: Positions, buckets: int) -> tuple[np.ndarray, np.ndarray]:
+    """The piece counts where each of ``buckets`` outputs starts, so that each has about as
+    many of ``positions`` (fewer outputs where the counts do not part them), and the output
+    of each position.
+
+    >>> boards = np.zeros((8, 64), np.int8)
+    >>> for row, pieces in enumerate([2, 2, 3, 4, 5, 6, 6, 7]):
+    ...     boards[row, :pieces] = 1
+    >>> positions = Positions(boards, *np.zeros((4, 8)))
+    >>> edges, outputs = bucket_edges(positions, 2)
+    >>> edges.tolist(), outputs.tolist()
+    ([5], [0, 0, 0, 0, 1, 1, 1, 1])
+    """
+    pieces = (positions.boards != 0).sum(axis=1)
+    wanted = np.quantile(pieces, np.arange(1, buckets) / buckets) if len(pieces) else []
+    edges = np.unique(np.ceil(wanted).astype(np.int64))
+    edges = edges[edges > pieces.min()] if len(pieces) else edges
+    return edges, np.searchsorted(edges, pieces, side="right").astype(np.int64)
+
+
+def _model(torch, hidden: int, buckets: int = 1):  # type: ignore[no-untyped-def]
     """The network in PyTorch, in floats: the same as ``network.py`` computes in integers."""
     nn = torch.nn
 
@@ -322,14 +354,15 @@ def _model(torch, hidden: int):  # type: ignore[no-untyped-def]
             with torch.no_grad():
                 self.inputs.weight[INPUTS] = 0
             self.biases = nn.Parameter(torch.full((hidden,), 0.5))
-            self.output = nn.Linear(2 * hidden, 1)
+            self.output = nn.Linear(2 * hidden, buckets)
             nn.init.normal_(self.output.weight, 0.0, 0.01)
             nn.init.zeros_(self.output.bias)
 
-        def forward(self, own, other, sums):  # type: ignore[no-untyped-def]
+        def forward(self, own, other, sums, bucket):  # type: ignore[no-untyped-def]
             mover = torch.clamp(self.inputs(own) + self.biases, 0, 1)
             waiter = torch.clamp(self.inputs(other) + self.biases, 0, 1)
-            return sums + OUTPUT_SCALE * self.output(torch.cat([mover, waiter], 1)).squeeze(1)
+            outputs = self.output(torch.cat([mover, waiter], 1))
+            return sums + OUTPUT_SCALE * outputs.gather(1, bucket[:, None]).squeeze(1)
 
     return Model()
 
@@ -350,12 +383,12 @@ def train(variant_name: str, games: int, nodes: int, hidden: int, epochs: int, s
           save_positions: str | None = None, verify: int = 0, time_control: str = "2+0.05",
           concurrency: int | None = None, ray: str | None = None,
           output: str | None = None, labeller: Labeller | None = None,
-          label_share: float = 1.0, save_scored: str | None = None) -> dict:
+          label_share: float = 1.0, save_scored: str | None = None, buckets: int = 1) -> dict:
     """Self-play (``games`` games at ``nodes`` nodes a move, with the variant's evaluation as
     it is) and/or positions from files, scored again by ``labeller`` if one is given (its
     score ``label_share`` of the target's, the search's the rest; saved to ``save_scored``
-    before the fit), then the fit; the network is saved if it wins a ``verify``-game match
-    against the engine without it (0: saved anyway)."""
+    before the fit), then the fit (``buckets`` outputs); the network is saved if it wins a
+    ``verify``-game match against the engine without it (0: saved anyway)."""
     variant = get_variant(variant_name)
     parts = [Positions.load(*positions_files)] if positions_files else []
     report: dict = {"variant": variant.name, "seed": seed}
@@ -385,8 +418,10 @@ def train(variant_name: str, games: int, nodes: int, hidden: int, epochs: int, s
         print(json.dumps(report["label"]), flush=True)
         if save_scored:
             positions.save(save_scored)
-    block, fitted = fit_network(positions, variant.ranks, hidden, epochs, mix, seed)
-    report["fit"] = {"hidden": hidden, "epochs": epochs, "mix": mix, **vars(fitted)}
+    block, fitted = fit_network(positions, variant.ranks, hidden, epochs, mix, seed,
+                                buckets=buckets)
+    report["fit"] = {"hidden": hidden, "buckets": int(block[N_BUCKETS]), "epochs": epochs,
+                     "mix": mix, **vars(fitted)}
     print(json.dumps(report["fit"]), flush=True)
     if verify:
         report["verification"] = match = _verification(variant, block, verify, seed,
@@ -418,6 +453,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=0, help="self-play games (default 0)")
     parser.add_argument("--nodes", type=int, default=8000, help="nodes a move (default 8000)")
     parser.add_argument("--hidden", type=int, default=64, help="hidden units (default 64)")
+    parser.add_argument("--buckets", type=int, default=1,
+                        help="outputs, each for a range of numbers of pieces (default 1)")
     parser.add_argument("--epochs", type=int, default=20)
     parser.add_argument("--mix", type=float, default=MIX,
                         help="share of the search's score in the target (default %(default)s)")
@@ -457,9 +494,12 @@ def main() -> None:
         parser.error("--label-share: a share from 0 to 1, with --label")
     if args.save_scored and labeller is None:
         parser.error("--save-scored: with --label")
+    if not 1 <= args.buckets <= MAX_BUCKETS:
+        parser.error(f"--buckets: 1 to {MAX_BUCKETS}")
     train(args.variant, args.games, args.nodes, args.hidden, args.epochs, args.seed, args.mix,
           tuple(args.positions_file), args.save_positions, args.verify, args.time,
-          args.concurrency, args.ray, args.output, labeller, args.label_share, args.save_scored)
+          args.concurrency, args.ray, args.output, labeller, args.label_share, args.save_scored,
+          args.buckets)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,14 @@ from minichess.engine.evaluation import (
     W_TEMPO,
     WEIGHT_COUNT,
 )
-from minichess.engine.network import block_size
+from minichess.engine.network import (
+    MAX_BUCKETS,
+    MAX_HIDDEN,
+    N_BUCKETS,
+    N_EDGES,
+    N_HIDDEN,
+    block_size,
+)
 from minichess.errors import MinichessError
 from minichess.variants import VariantDefinition, get_variant
 from minichess.variants.definition import Royalty
@@ -104,6 +111,20 @@ def _load_network(path: Path) -> np.ndarray | None:
             block = np.asarray(data["block"], dtype=np.int64)
     except (OSError, ValueError, KeyError) as error:
         raise MinichessError(f"{path}: not a network file ({error})") from None
-    if block.ndim != 1 or len(block) == 0 or len(block) != block_size(int(block[0])):
+    if not _complete(block):
         raise MinichessError(f"{path}: the network's parameters are incomplete")
     return block
+
+
+def _complete(block: np.ndarray) -> bool:
+    """Whether ``block`` has the length its numbers of hidden units and outputs give it, and
+    increasing piece counts between its outputs."""
+    if block.ndim != 1 or len(block) == 0 or not 0 <= block[N_HIDDEN] <= MAX_HIDDEN:
+        return False
+    if block[N_HIDDEN] == 0:
+        return len(block) == 1
+    buckets = int(block[N_BUCKETS]) if len(block) > N_BUCKETS else 0
+    if not 0 < buckets <= MAX_BUCKETS or len(block) != block_size(int(block[N_HIDDEN]), buckets):
+        return False
+    edges = block[N_EDGES:N_EDGES + buckets - 1]
+    return bool(np.all(np.diff(edges) > 0))
