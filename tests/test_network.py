@@ -23,14 +23,16 @@ from minichess.engine.network import (
     MAX_UPDATES,
     N_EDGES,
     OUTPUT,
+    UNIT_TYPE,
     UNITS,
     block_parts,
     network_block,
     network_score,
     network_score_at,
     record_move,
-    record_new,
+    record_root,
     record_same,
+    search_network,
 )
 from minichess.engine.training import (
     Positions,
@@ -88,7 +90,8 @@ def random_boards(variant: str, count: int, seed: int = 2) -> list[Board]:
 def test_the_integer_network_computes_its_float_definition(variant, buckets):
     block = random_block(buckets=buckets)
     params = np.concatenate([variant_weights(variant, network=NO_NETWORK), block])
-    units = np.zeros(UNITS, dtype=np.int64)
+    network = search_network(block)
+    units = np.zeros(UNITS, dtype=UNIT_TYPE)
     for board in random_boards(variant, 10):
         state = board.core_state()
         squares = state.position[L.MAILBOX:L.MAILBOX + 64][None, :]
@@ -97,39 +100,63 @@ def test_the_integer_network_computes_its_float_definition(variant, buckets):
         own, other = input_features(positions, board.variant.ranks)
         expected = float_network(block, own[0], other[0], int(np.count_nonzero(squares)))
         got = network_score(state.position, state.tables, params, len(params) - len(block),
-                            units)
+                            network, units)
         assert abs(got - expected) < 1.5  # integer rounding
-        assert evaluate(state.position, state.tables, params, units) == got + weighted_sum(
-            state.position, state.tables, params, units)
+        assert evaluate(state.position, state.tables, params, network, units) == (
+            got + weighted_sum(state.position, state.tables, params, units))
 
 
-def test_accumulators_kept_move_by_move_equal_those_computed_afresh():
+@pytest.mark.parametrize(("variant", "fen"), [
+    ("losalamos", None),
+    ("chess36", "k4r/pppKpp/6/6/PPPPP1/RNQ1BR[Rq] w - - 0 1"),  # drops too: R@d6 at once
+])
+def test_accumulators_kept_move_by_move_equal_those_computed_afresh(variant, fen):
     # a game's moves, a null move and a position searched again, and a line longer than the
     # updates kept before computing afresh
     block = random_block(3)
-    params = np.concatenate([variant_weights("losalamos", network=NO_NETWORK), block])
+    params = np.concatenate([variant_weights(variant, network=NO_NETWORK), block])
     start = len(params) - len(block)
-    accumulators = np.zeros((64, ACCUMULATOR_ROW), dtype=np.int64)
-    units = np.zeros(UNITS, dtype=np.int64)
-    board = Board("losalamos")
+    network = search_network(block)
+    accumulators = np.zeros((64, ACCUMULATOR_ROW), dtype=UNIT_TYPE)
+    units = np.zeros(UNITS, dtype=UNIT_TYPE)
+    board = Board(variant, fen)
     rng = random.Random(4)
+    kinds = set()
     state = board.core_state()
-    record_new(accumulators, 0)
+    record_root(state.position, state.tables, params, start, network, accumulators, 0)
     plies = 0
     while plies < 2 * MAX_UPDATES + 10 and not board.is_game_over():
         if plies % 7 == 3:
             record_same(accumulators, plies + 1)  # the same pieces one ply down
         else:
-            move = rng.choice(board.legal_moves)
+            drops = [move for move in board.legal_moves if move.drop]
+            move = rng.choice(drops if drops and rng.random() < 0.5 else board.legal_moves)
             board.push(move)
             state = board.core_state()
             captured = state.undo[state.plies - 1, UNDO_CAPTURED]
             record_move(accumulators, plies + 1, state.position, move.code, captured)
+            kinds.add("drop" if move.drop else "capture" if captured else "move")
         plies += 1
-        if plies % 3 != 0:  # leave some plies unevaluated: the next one updates across them
+        # leave some plies unevaluated: the next one updates across them, or computes afresh
+        # after more than MAX_UPDATES of them
+        unevaluated = plies % 3 == 0 or MAX_UPDATES < plies <= 2 * MAX_UPDATES + 1
+        if not unevaluated:
             pos, tab = state.position, state.tables
-            assert network_score_at(pos, tab, params, start, accumulators, plies) == \
-                network_score(pos, tab, params, start, units)
+            assert network_score_at(pos, tab, params, start, network, accumulators, plies) == \
+                network_score(pos, tab, params, start, network, units)
+    assert plies == 2 * MAX_UPDATES + 10
+    assert kinds == ({"move", "capture", "drop"} if variant == "chess36" else {"move", "capture"})
+
+
+def test_a_network_beyond_the_search_integers_is_refused():
+    rng = np.random.default_rng(1)
+    inputs = rng.normal(0, 0.1, (INPUTS, HIDDEN))
+    inputs[:64, 0] = 2.5  # 64 pieces could lift the first unit to 64 * 2.5 * ACTIVATION
+    with pytest.raises(ValueError, match="a hidden unit may reach 4"):
+        network_block(inputs, np.zeros(HIDDEN), np.ones((1, 2 * HIDDEN)), np.zeros(1))
+    with pytest.raises(ValueError, match="an output weight is"):
+        network_block(np.zeros((INPUTS, HIDDEN)), np.zeros(HIDDEN),
+                      np.full((1, 2 * HIDDEN), 600.0), np.zeros(1))  # 600 * OUTPUT
 
 
 def test_the_network_changes_the_search_but_not_its_legality():
@@ -152,6 +179,11 @@ def test_a_network_file_is_checked_when_loaded(tmp_path):
             variant_weights("losalamos", network=bad)
     with pytest.raises(MinichessError, match="no network"):
         variant_weights("losalamos", network=tmp_path / "missing.npz")
+    too_large = random_block()
+    too_large[-HIDDEN:] = 30000  # one piece's input weights: a unit beyond 16 bits
+    np.savez(tmp_path / "large.npz", block=too_large)
+    with pytest.raises(MinichessError, match="does not fit the search's integers"):
+        variant_weights("losalamos", network=tmp_path / "large.npz")
     good = tmp_path / "good.npz"
     np.savez(good, block=random_block())
     assert len(variant_weights("losalamos", network=good)) == len(
@@ -256,8 +288,9 @@ def test_a_fit_learns_what_the_weighted_sum_misses(tmp_path, buckets):
     params = variant_weights("losalamos", network=path)
     board = Board("losalamos", "N5/6/5k/6/6/K5 w - - 0 1")
     state = board.core_state()
-    units = np.zeros(UNITS, dtype=np.int64)
-    correction = evaluate(state.position, state.tables, params, units) - weighted_sum(
+    units = np.zeros(UNITS, dtype=UNIT_TYPE)
+    network = search_network(params[len(variant_weights("losalamos", network=NO_NETWORK)):])
+    correction = evaluate(state.position, state.tables, params, network, units) - weighted_sum(
         state.position, state.tables, params, units)
     assert 150 < correction < 250
 

@@ -48,6 +48,7 @@ from minichess.core.movegen import (
     piece_attacks,
     piece_moves,
     slider_attacks,
+    sliding_pieces,
     square_attacked,
 )
 
@@ -77,10 +78,7 @@ def _pinned_moves(pos, tab, buf, n, kinds, count_only, ksq, occ, candidates, all
     colour = pos[STM]
     pinned = 0
     for kind in (SLIDE_ORTHOGONAL, SLIDE_DIAGONAL):
-        snipers = 0
-        for piece_type in range(2, 7):
-            if tab[FLAGS, F_SLIDES + piece_type] & kind:
-                snipers |= pos[BB + (1 - colour) * 8 + piece_type]
+        snipers = sliding_pieces(pos, tab, kind, 1 - colour)
         if snipers == 0:
             continue
         seen = slider_attacks(tab, kind, ksq, occ)

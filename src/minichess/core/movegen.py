@@ -145,15 +145,22 @@ def piece_attacks(tab, moves, sq, occ):
     return att
 
 
+BOTH_COLOURS = 2
+"""``attackers``' ``by`` for the pieces of both colours."""
+
+
 @kernel(INT(POSITION, TABLES, INT, INT, INT))
 def attackers(pos, tab, sq, by, occ):
-    """The pieces of colour ``by`` that attack ``sq`` when the board's occupancy is ``occ``."""
-    base = BB + by * 8
-    found = tab[PAWN_CAPTURE + 1 - by, sq] & pos[base + PAWN]
+    """The pieces of colour ``by`` (or of both, ``BOTH_COLOURS``) that attack ``sq`` when the
+    board's occupancy is ``occ``."""
+    white = 1 if by != 1 else 0
+    black = 1 if by != 0 else 0
+    found = ((tab[PAWN_CAPTURE + 1, sq] & pos[BB + PAWN] & -white)
+             | (tab[PAWN_CAPTURE, sq] & pos[BB + 8 + PAWN] & -black))
     orthogonal = 0
     diagonal = 0
     for piece_type in range(2, 7):
-        pieces = pos[base + piece_type]
+        pieces = (pos[BB + piece_type] & -white) | (pos[BB + 8 + piece_type] & -black)
         if pieces == 0:
             continue
         if tab[FLAGS, F_ISOLATED + piece_type] != 0:
@@ -174,6 +181,19 @@ def attackers(pos, tab, sq, by, occ):
         found |= slider_attacks(tab, SLIDE_ORTHOGONAL, sq, occ) & orthogonal
     if diagonal != 0:
         found |= slider_attacks(tab, SLIDE_DIAGONAL, sq, occ) & diagonal
+    return found
+
+
+@leaf_kernel
+def sliding_pieces(pos, tab, kind, by):
+    """The pieces of colour ``by`` (or of both, ``BOTH_COLOURS``) that slide along ``kind``
+    lines (SLIDE_ORTHOGONAL or SLIDE_DIAGONAL)."""
+    white = 1 if by != 1 else 0
+    black = 1 if by != 0 else 0
+    found = 0
+    for piece_type in range(2, 7):
+        if tab[FLAGS, F_SLIDES + piece_type] & kind:
+            found |= (pos[BB + piece_type] & -white) | (pos[BB + 8 + piece_type] & -black)
     return found
 
 

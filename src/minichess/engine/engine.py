@@ -49,7 +49,7 @@ from minichess.engine.search import (
     search,
 )
 from minichess.engine.timing import LatencyGauge, Limit, keep_iterating, time_budget
-from minichess.engine.weights import variant_weights
+from minichess.engine.weights import EvaluationParameters, variant_weights
 from minichess.errors import MinichessError
 from minichess.move import Move
 from minichess.variants import VariantDefinition
@@ -200,7 +200,7 @@ class Engine:
         self._latency = LatencyGauge(move_overhead)
         self.techniques = techniques
         """Search techniques to use instead of the variant's (for experiments)."""
-        self._weights: dict[str, np.ndarray] = {}
+        self._parameters: dict[str, EvaluationParameters] = {}
         self.book = book
         """Whether level 10 plays its opening book's moves under a clock."""
         self._books: dict[str, OpeningBook] = {}
@@ -269,13 +269,17 @@ class Engine:
 
     def weights(self, variant: VariantDefinition) -> np.ndarray:
         """The evaluation weights used for ``variant``."""
-        if variant.name not in self._weights:
-            self._weights[variant.name] = variant_weights(variant)
-        return self._weights[variant.name]
+        return self._evaluation(variant).weights
 
     def use_weights(self, variant: VariantDefinition, weights: np.ndarray) -> None:
         """Evaluate ``variant`` with these weights from now on (for tuning and experiments)."""
-        self._weights[variant.name] = np.ascontiguousarray(weights, dtype=np.int64)
+        self._parameters[variant.name] = EvaluationParameters.of(weights)
+
+    def _evaluation(self, variant: VariantDefinition) -> EvaluationParameters:
+        """The evaluation used for ``variant``, as the search reads it."""
+        if variant.name not in self._parameters:
+            self._parameters[variant.name] = EvaluationParameters.of(variant_weights(variant))
+        return self._parameters[variant.name]
 
     def opening_book(self, variant: VariantDefinition) -> OpeningBook:
         """The opening book used for ``variant`` (the one shipped with the package unless
@@ -360,16 +364,17 @@ class Engine:
         control[C_QUIESCENCE_PLIES] = techniques.quiescence_plies
         self._tt_generation = getattr(self, "_tt_generation", 0) + 1 & 63
         control[C_TT_GENERATION] = self._tt_generation
-        weights = self.weights(board.variant)
+        parameters = self._evaluation(board.variant)
         self._memory.evals[:] = 0  # the weights or the variant may differ from the last search
         self._endgame = self._endgame_tables(board.variant)
         self._memory.age()
-        return self._iterations(board, moves, state, weights, max_depth, budget, playing,
+        return self._iterations(board, moves, state, parameters, max_depth, budget, playing,
                                 limit)
 
-    def _iterations(self, board: Board, moves: list[Move], state: CoreState, weights: np.ndarray,
-                    max_depth: int, budget: tuple[float, float] | None,
-                    playing: bool, limit: Limit) -> Iterator[Info]:
+    def _iterations(self, board: Board, moves: list[Move], state: CoreState,
+                    parameters: EvaluationParameters, max_depth: int,
+                    budget: tuple[float, float] | None, playing: bool,
+                    limit: Limit) -> Iterator[Info]:
         start = time.perf_counter()
         booked = self._book_info(board) if playing and budget is not None else None
         if booked is not None:
@@ -387,15 +392,15 @@ class Engine:
                 kept = self._exact_moves(board, EXACT_SHARE * budget[1])
             searched = time.perf_counter()
             last = None
-            for info in self._deepening(state, weights, max_depth, budget, moves, searched):
+            for info in self._deepening(state, parameters, max_depth, budget, moves, searched):
                 last = info
                 yield info
             if playing and last is not None:
                 choice = last.pv[0]
                 if self._control[C_ABORTED] == 0:
-                    choice = self._model_choice(board, moves, weights, last)
+                    choice = self._model_choice(board, moves, parameters, last)
                 if kept is not None and choice not in kept:
-                    choice = self._exact_choice(board, kept, weights)
+                    choice = self._exact_choice(board, kept, parameters)
                 if choice != last.pv[0]:
                     yield replace(last, pv=[choice], time=time.perf_counter() - start)
         finally:
@@ -403,7 +408,7 @@ class Engine:
                 timer.cancel()
             self._latency.searched(board, limit, time.perf_counter() - start)
 
-    def _deepening(self, state: CoreState, weights: np.ndarray, max_depth: int,
+    def _deepening(self, state: CoreState, parameters: EvaluationParameters, max_depth: int,
                    budget: tuple[float, float] | None, moves: list[Move],
                    start: float) -> Iterator[Info]:
         control = self._control
@@ -411,7 +416,7 @@ class Engine:
         best = None
         changes = 0.0
         for depth in range(1, max_depth + 1):
-            score = self._aspiration_search(state, weights, depth, score)
+            score = self._aspiration_search(state, parameters, depth, score)
             if control[C_ABORTED] and depth > 1:
                 return
             elapsed = time.perf_counter() - start
@@ -461,7 +466,8 @@ class Engine:
             self._solver = ExactSolver()
         return self._solver.keeping_moves(board, seconds=seconds, one_win=True)
 
-    def _exact_choice(self, board: Board, kept: list[Move], weights: np.ndarray) -> Move:
+    def _exact_choice(self, board: Board, kept: list[Move],
+                      parameters: EvaluationParameters) -> Move:
         """Of the moves that keep the exact value, the one a search to EXACT_CHOICE_DEPTH
         scores best (the first of them when that search is stopped)."""
         best_move, best_score = kept[0], -INFINITE
@@ -475,7 +481,7 @@ class Engine:
                 score = 0  # a kept move that ends the game without winning draws
             else:
                 state = after.core_state(MAX_PLY + 8)
-                score = -search(state.position, state.tables, weights, state.undo,
+                score = -search(state.position, state.tables, parameters, state.undo,
                                 state.plies, EXACT_CHOICE_DEPTH, -INFINITE, INFINITE,
                                 self._memory, self._endgame)
             if self._control[C_ABORTED] or self._control[C_STOP]:
@@ -484,7 +490,7 @@ class Engine:
                 best_move, best_score = move, score
         return best_move
 
-    def _model_choice(self, board: Board, moves: list[Move], weights: np.ndarray,
+    def _model_choice(self, board: Board, moves: list[Move], parameters: EvaluationParameters,
                       info: Info) -> Move:
         """The move to play after ``info``, the last iteration: its best move, unless the
         opponent model prefers another that the search scores at most MODEL_MARGIN lower.
@@ -511,28 +517,30 @@ class Engine:
             afters[move] = board.copy()
             afters[move].push(move)
         try:
-            shares = {move: self._mistake_share(after, weights, target)
+            shares = {move: self._mistake_share(after, parameters, target)
                       for move, after in afters.items()}
             for move in sorted(shares, key=shares.__getitem__, reverse=True):
                 if shares[move] <= shares[best_move]:
                     break
                 # the opponent's score after the move must not beat -floor
-                if self._probe(afters[move], weights, info.depth - 1, 1 - floor) <= -floor:
+                if self._probe(afters[move], parameters, info.depth - 1, 1 - floor) <= -floor:
                     return move
         except _Stopped:
             pass
         return best_move
 
-    def _mistake_share(self, after: Board, weights: np.ndarray, target: int) -> float:
+    def _mistake_share(self, after: Board, parameters: EvaluationParameters,
+                       target: int) -> float:
         """The share of a greedy player's replies in ``after`` (the position after one of
         our moves) that leave us ``target`` or more, or the game (0 when the game is over)."""
         if after.is_game_over():
             return 0.0
-        replies = materially_best_moves(after, weights)
-        mistakes = sum(self._is_mistake(after, reply, weights, target) for reply in replies)
+        replies = materially_best_moves(after, parameters.weights)
+        mistakes = sum(self._is_mistake(after, reply, parameters, target) for reply in replies)
         return mistakes / len(replies)
 
-    def _is_mistake(self, board: Board, reply: Move, weights: np.ndarray, target: int) -> bool:
+    def _is_mistake(self, board: Board, reply: Move, parameters: EvaluationParameters,
+                    target: int) -> bool:
         """Whether ``reply`` leaves the side that played before it ``target`` or more (a
         win included)."""
         after = board.copy()
@@ -540,27 +548,28 @@ class Engine:
         outcome = after.outcome()
         if outcome is not None:
             return outcome.winner == after.turn
-        return self._probe(after, weights, MISTAKE_DEPTH, target) >= target
+        return self._probe(after, parameters, MISTAKE_DEPTH, target) >= target
 
-    def _probe(self, board: Board, weights: np.ndarray, depth: int, bound: int) -> int:
+    def _probe(self, board: Board, parameters: EvaluationParameters, depth: int,
+               bound: int) -> int:
         """A null-window search of ``board`` to ``depth`` around ``bound``: the result is at
         least ``bound`` exactly when the search's score is. Raises _Stopped when a stop or a
         limit ended it."""
         state = board.core_state(MAX_PLY + 8)
-        score = search(state.position, state.tables, weights, state.undo, state.plies,
+        score = search(state.position, state.tables, parameters, state.undo, state.plies,
                        max(depth, 1), bound - 1, bound, self._memory, self._endgame)
         if self._control[C_ABORTED] or self._control[C_STOP]:
             raise _Stopped
         return score
 
-    def _aspiration_search(self, state: CoreState, weights: np.ndarray, depth: int,
+    def _aspiration_search(self, state: CoreState, parameters: EvaluationParameters, depth: int,
                            previous: int) -> int:
         delta = _ASPIRATION
         alpha, beta = (-INFINITE, INFINITE)
         if depth >= 4 and abs(previous) < MATE_BOUND:
             alpha, beta = previous - delta, previous + delta
         while True:
-            score = search(state.position, state.tables, weights, state.undo, state.plies,
+            score = search(state.position, state.tables, parameters, state.undo, state.plies,
                            depth, alpha, beta, self._memory, self._endgame)
             if self._control[C_ABORTED]:
                 return score

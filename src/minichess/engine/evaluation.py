@@ -218,13 +218,13 @@ evaluate_features = _evaluation_kernel(
 
 
 @kernel()
-def evaluate(pos, tab, weights, units):
+def evaluate(pos, tab, weights, network, units):
     """Score of the position in centipawns for the side to move: the weighted sum, plus the
-    network's score where the variant has one (``units``: room for its accumulators, an int64
-    array of ``network.UNITS`` entries)."""
+    network's score where the variant has one (``network``: its ``search_network``;
+    ``units``: room for its hidden units, an array of ``network.UNITS`` 16-bit integers)."""
     score = weighted_sum(pos, tab, weights, units)
     if weights.shape[0] > WEIGHT_COUNT:
-        score += network_score(pos, tab, weights, WEIGHT_COUNT, units)
+        score += network_score(pos, tab, weights, WEIGHT_COUNT, network, units)
     return score
 
 

@@ -47,6 +47,7 @@ from minichess.core.jit import kernel, leaf_kernel
 from minichess.core.layout import (
     BB,
     BISHOP,
+    F_ANY_ISOLATED,
     F_COMPULSORY,
     F_MOVE_LIMIT,
     F_REPETITION,
@@ -61,6 +62,8 @@ from minichess.core.layout import (
     PLY,
     QUEEN,
     ROOK,
+    SLIDE_DIAGONAL,
+    SLIDE_ORTHOGONAL,
     STM,
 )
 from minichess.core.makemove import (
@@ -71,7 +74,14 @@ from minichess.core.makemove import (
     unmake_null_move,
 )
 from minichess.core.move_code import from_to, is_drop, move_origin, move_piece, move_target
-from minichess.core.movegen import GEN_CAPTURES, attackers, in_check
+from minichess.core.movegen import (
+    BOTH_COLOURS,
+    GEN_CAPTURES,
+    attackers,
+    in_check,
+    slider_attacks,
+    sliding_pieces,
+)
 from minichess.core.rules import (
     END_NONE,
     ROYALTY_CAPTURE,
@@ -95,11 +105,13 @@ from minichess.engine.endgame import (
 from minichess.engine.evaluation import W_MATERIAL, WEIGHT_COUNT, weighted_sum
 from minichess.engine.network import (
     ACCUMULATOR_ROW,
+    UNIT_TYPE,
     network_score_at,
     record_move,
-    record_new,
+    record_root,
     record_same,
 )
+from minichess.engine.weights import EvaluationParameters
 
 MATE = 30000
 MATE_BOUND = MATE - 1000
@@ -252,7 +264,7 @@ def tt_store(tt, key, move, score, depth, bound, ply, generation, static_eval):
 
 
 @kernel()
-def static_eval(pos, tab, weights, evals, accumulators, ply, control):
+def static_eval(pos, tab, weights, network, evals, accumulators, ply, control):
     """Evaluation plus the weaker levels' deterministic noise (``accumulators``: the network's
     working room).
 
@@ -265,7 +277,8 @@ def static_eval(pos, tab, weights, evals, accumulators, ply, control):
     else:
         score = weighted_sum(pos, tab, weights, accumulators[ply])
         if weights.shape[0] > WEIGHT_COUNT:
-            score += network_score_at(pos, tab, weights, WEIGHT_COUNT, accumulators, ply)
+            score += network_score_at(pos, tab, weights, WEIGHT_COUNT, network, accumulators,
+                                      ply)
         evals[slot, 0] = key
         evals[slot, 1] = score
     amplitude = control[C_NOISE]
@@ -417,7 +430,9 @@ def exchange_at_least(pos, tab, weights, move, threshold):
         return True
     occupied = (pos[BB] | pos[BB + 8]) ^ (1 << origin) ^ (1 << target)
     side = pos[MAILBOX + origin] >> 3
-    both = attackers(pos, tab, target, 0, occupied) | attackers(pos, tab, target, 1, occupied)
+    both = attackers(pos, tab, target, BOTH_COLOURS, occupied)
+    orthogonal = sliding_pieces(pos, tab, SLIDE_ORTHOGONAL, BOTH_COLOURS)
+    diagonal = sliding_pieces(pos, tab, SLIDE_DIAGONAL, BOTH_COLOURS)
     result = 1
     while True:
         side = 1 - side
@@ -437,7 +452,11 @@ def exchange_at_least(pos, tab, weights, move, threshold):
         if swap < result:
             break
         occupied ^= lowest & -lowest
-        both = attackers(pos, tab, target, 0, occupied) | attackers(pos, tab, target, 1, occupied)
+        if tab[FLAGS, F_ANY_ISOLATED] != 0:  # a capture may change how pieces near it move
+            both = attackers(pos, tab, target, BOTH_COLOURS, occupied)
+        else:  # only the sliders behind the piece that took are new
+            both |= (slider_attacks(tab, SLIDE_ORTHOGONAL, target, occupied) & orthogonal
+                     | slider_attacks(tab, SLIDE_DIAGONAL, target, occupied) & diagonal)
     return result != 0
 
 
@@ -685,19 +704,20 @@ def endgame_score(pos, tab, endgame, endgame_offsets, distance):
 
 
 @kernel()
-def enter_quiescence(pos, tab, weights, undo, sp, ply, frames, moves, evals, accumulators, control,
-                     correction, check_legality):
+def enter_quiescence(pos, tab, weights, network, undo, sp, ply, frames, moves, evals,
+                     accumulators, control, correction, check_legality):
     """Step 5: quiescence. The side to move may stand pat on its evaluation (not in check nor
     where a capture is forced); otherwise the captures, or all moves where it must move so.
     Returns RETURN (score in ``F_BEST``) or SEARCH_MOVES."""
     f = frames[ply]
     if -f[F_DEPTH] >= control[C_QUIESCENCE_PLIES]:
-        raw = static_eval(pos, tab, weights, evals, accumulators, ply, control)
+        raw = static_eval(pos, tab, weights, network, evals, accumulators, ply, control)
         f[F_BEST] = correct_eval(pos, correction, raw, control)
         return RETURN
     may_stand = f[F_CHECK] == 0 and tab[FLAGS, F_COMPULSORY] == 0
     if may_stand:
-        f[F_RAW_EVAL] = static_eval(pos, tab, weights, evals, accumulators, ply, control)
+        f[F_RAW_EVAL] = static_eval(pos, tab, weights, network, evals, accumulators, ply,
+                                    control)
         stand = correct_eval(pos, correction, f[F_RAW_EVAL], control)
         f[F_EVAL] = stand
         f[F_BEST] = stand
@@ -707,7 +727,7 @@ def enter_quiescence(pos, tab, weights, undo, sp, ply, frames, moves, evals, acc
     n = quiescence_moves(pos, tab, moves[ply], undo, sp, f[F_CHECK], check_legality)
     f[F_COUNT] = n
     if n < 0:
-        raw = static_eval(pos, tab, weights, evals, accumulators, ply, control)
+        raw = static_eval(pos, tab, weights, network, evals, accumulators, ply, control)
         f[F_BEST] = correct_eval(pos, correction, raw, control)
         return RETURN
     if n == 0:
@@ -718,8 +738,8 @@ def enter_quiescence(pos, tab, weights, undo, sp, ply, frames, moves, evals, acc
 
 
 @kernel()
-def enter_node(pos, tab, weights, undo, sp, ply, frames, moves, tt, evals, accumulators, control,
-               correction, endgame, endgame_offsets, check_legality):
+def enter_node(pos, tab, weights, network, undo, sp, ply, frames, moves, tt, evals, accumulators,
+               control, correction, endgame, endgame_offsets, check_legality):
     """Steps 1 to 7 for the node at ``ply``: returns RETURN (its score in ``F_BEST``),
     TRY_NULL_MOVE, or SEARCH_MOVES with the moves generated (``F_COUNT``)."""
     f = frames[ply]
@@ -738,7 +758,7 @@ def enter_node(pos, tab, weights, undo, sp, ply, frames, moves, tt, evals, accum
         if ret == INFINITE and endgame.shape[0] > 0:
             ret = endgame_score(pos, tab, endgame, endgame_offsets, distance)
         if ret == INFINITE and ply >= MAX_PLY - 1:
-            ret = static_eval(pos, tab, weights, evals, accumulators, ply, control)
+            ret = static_eval(pos, tab, weights, network, evals, accumulators, ply, control)
         if ret != INFINITE:
             f[F_BEST] = ret
             return RETURN
@@ -770,7 +790,7 @@ def enter_node(pos, tab, weights, undo, sp, ply, frames, moves, tt, evals, accum
             f[F_BEST] = stored
             return RETURN
     if f[F_QUIESCENCE] != 0:
-        return enter_quiescence(pos, tab, weights, undo, sp, ply, frames, moves, evals,
+        return enter_quiescence(pos, tab, weights, network, undo, sp, ply, frames, moves, evals,
                                 accumulators, control, correction, check_legality)
     if tab[FLAGS, F_COMPULSORY] != 0:
         f[F_MUST_CAPTURE] = 1 if moves_of_kinds(pos, tab, moves[ply], undo, sp, GEN_CAPTURES,
@@ -780,7 +800,8 @@ def enter_node(pos, tab, weights, undo, sp, ply, frames, moves, tt, evals, accum
         if data != 0 and tt_eval(data) != NO_EVAL and control[C_NOISE] == 0:
             f[F_RAW_EVAL] = tt_eval(data)
         else:
-            f[F_RAW_EVAL] = static_eval(pos, tab, weights, evals, accumulators, ply, control)
+            f[F_RAW_EVAL] = static_eval(pos, tab, weights, network, evals, accumulators, ply,
+                                        control)
         f[F_EVAL] = correct_eval(pos, correction, f[F_RAW_EVAL], control)
     f[F_IMPROVING] = 1
     if f[F_EXCLUDED] != 0:
@@ -795,7 +816,7 @@ def enter_node(pos, tab, weights, undo, sp, ply, frames, moves, tt, evals, accum
     if action == RAZOR:  # this node becomes a quiescence node
         f[F_DEPTH] = 0
         f[F_QUIESCENCE] = 1
-        return enter_quiescence(pos, tab, weights, undo, sp, ply, frames, moves, evals,
+        return enter_quiescence(pos, tab, weights, network, undo, sp, ply, frames, moves, evals,
                                 accumulators, control, correction, check_legality)
     if action != SEARCH_MOVES:
         return action
@@ -1000,7 +1021,7 @@ class SearchMemory:
         self.order = np.zeros((MAX_PLY + 1, MAX_MOVES), dtype=np.int64)
         self.tried_quiets = np.zeros((MAX_PLY + 1, TRIED_MAX), dtype=np.int64)
         self.tried_captures = np.zeros((MAX_PLY + 1, TRIED_MAX), dtype=np.int64)
-        self.accumulators = np.zeros((MAX_PLY + 1, ACCUMULATOR_ROW), dtype=np.int64)
+        self.accumulators = np.zeros((MAX_PLY + 1, ACCUMULATOR_ROW), dtype=UNIT_TYPE)
 
     def forget(self) -> None:
         """Clear what earlier searches learnt (a new game)."""
@@ -1025,11 +1046,12 @@ def _reduction_table() -> np.ndarray:
 REDUCTIONS = _reduction_table()
 
 
-def search(pos: np.ndarray, tab: np.ndarray, weights: np.ndarray, undo: np.ndarray, sp0: int,
-           depth: int, alpha: int, beta: int, memory: SearchMemory,
+def search(pos: np.ndarray, tab: np.ndarray, parameters: EvaluationParameters,
+           undo: np.ndarray, sp0: int, depth: int, alpha: int, beta: int, memory: SearchMemory,
            endgame: EndgameTables | None = None) -> int:
-    """Search the position to ``depth`` plies in the window (alpha, beta); return the score.
-    With ``endgame``, the positions its tables hold are scored by them (not the root).
+    """Search the position to ``depth`` plies in the window (alpha, beta), evaluating with
+    ``parameters``; return the score. With ``endgame``, the positions its tables hold are
+    scored by them (not the root).
 
     ``memory.pv[0]`` receives the principal variation, ended by a 0. Stops early when
     ``memory.control[C_STOP]`` is set or the node limit is reached, with
@@ -1040,11 +1062,11 @@ def search(pos: np.ndarray, tab: np.ndarray, weights: np.ndarray, undo: np.ndarr
     values, offsets = NO_TABLES_VALUES, NO_TABLES_OFFSETS
     if endgame is not None:
         values, offsets = endgame.values, endgame.offsets
-    return int(compiled(pos, tab, weights, undo, sp0, depth, alpha, beta, m.tt, m.evals,
-                        m.killers, m.counters, m.quiet_history, m.continuation,
-                        m.capture_history, m.correction, m.pv, m.control, m.frames, m.moves,
-                        m.order, m.tried_quiets, m.tried_captures, REDUCTIONS, m.accumulators,
-                        values, offsets))
+    return int(compiled(pos, tab, parameters.weights, parameters.network, undo, sp0, depth,
+                        alpha, beta, m.tt, m.evals, m.killers, m.counters, m.quiet_history,
+                        m.continuation, m.capture_history, m.correction, m.pv, m.control,
+                        m.frames, m.moves, m.order, m.tried_quiets, m.tried_captures,
+                        REDUCTIONS, m.accumulators, values, offsets))
 
 
 @cache
@@ -1056,38 +1078,39 @@ def search_kernel(check_legality: bool) -> Callable[..., int]:
 
 
 @kernel()  # these two are compiled on first use: a program plays few kinds of variant
-def _search_no_check(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers,
-                     counters, quiet_history, continuation, capture_history, correction, pv,
-                     control, frames, moves, order, tried_quiets, tried_captures, reductions,
-                     accumulators, endgame, endgame_offsets):
+def _search_no_check(pos, tab, weights, network, undo, sp0, depth, alpha, beta, tt, evals,
+                     killers, counters, quiet_history, continuation, capture_history,
+                     correction, pv, control, frames, moves, order, tried_quiets,
+                     tried_captures, reductions, accumulators, endgame, endgame_offsets):
     """``search`` where the king is not royal."""
-    return _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers,
-                   counters, quiet_history, continuation, capture_history, correction, pv,
-                   control, frames, moves, order, tried_quiets, tried_captures, reductions,
+    return _search(pos, tab, weights, network, undo, sp0, depth, alpha, beta, tt, evals,
+                   killers, counters, quiet_history, continuation, capture_history, correction,
+                   pv, control, frames, moves, order, tried_quiets, tried_captures, reductions,
                    accumulators, endgame, endgame_offsets, False)
 
 
 @kernel()
-def _search_with_check(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers,
-                       counters, quiet_history, continuation, capture_history, correction, pv,
-                       control, frames, moves, order, tried_quiets, tried_captures, reductions,
-                       accumulators, endgame, endgame_offsets):
+def _search_with_check(pos, tab, weights, network, undo, sp0, depth, alpha, beta, tt, evals,
+                       killers, counters, quiet_history, continuation, capture_history,
+                       correction, pv, control, frames, moves, order, tried_quiets,
+                       tried_captures, reductions, accumulators, endgame, endgame_offsets):
     """``search`` where the king is royal."""
-    return _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers,
-                   counters, quiet_history, continuation, capture_history, correction, pv,
-                   control, frames, moves, order, tried_quiets, tried_captures, reductions,
+    return _search(pos, tab, weights, network, undo, sp0, depth, alpha, beta, tt, evals,
+                   killers, counters, quiet_history, continuation, capture_history, correction,
+                   pv, control, frames, moves, order, tried_quiets, tried_captures, reductions,
                    accumulators, endgame, endgame_offsets, True)
 
 
 @leaf_kernel
-def _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers, counters,
-            quiet_history, continuation, capture_history, correction, pv, control, frames, moves,
-            order, tried_quiets, tried_captures, reductions, accumulators, endgame,
-            endgame_offsets, check_legality):
+def _search(pos, tab, weights, network, undo, sp0, depth, alpha, beta, tt, evals, killers,
+            counters, quiet_history, continuation, capture_history, correction, pv, control,
+            frames, moves, order, tried_quiets, tried_captures, reductions, accumulators,
+            endgame, endgame_offsets, check_legality):
     """``search`` in its buffers: the state machine over the frames."""
     generation = control[C_TT_GENERATION]
     control[C_ABORTED] = 0
-    record_new(accumulators, 0)
+    if weights.shape[0] > WEIGHT_COUNT:
+        record_root(pos, tab, weights, WEIGHT_COUNT, network, accumulators, 0)
     frames[0, :] = 0
     frames[0, F_ALPHA] = alpha
     frames[0, F_BETA] = beta
@@ -1110,9 +1133,9 @@ def _search(pos, tab, weights, undo, sp0, depth, alpha, beta, tt, evals, killers
             if ply > control[C_SELDEPTH]:
                 control[C_SELDEPTH] = ply
             pv[ply, 0] = 0
-            action = enter_node(pos, tab, weights, undo, sp, ply, frames, moves, tt, evals,
-                                accumulators, control, correction, endgame, endgame_offsets,
-                                check_legality)
+            action = enter_node(pos, tab, weights, network, undo, sp, ply, frames, moves, tt,
+                                evals, accumulators, control, correction, endgame,
+                                endgame_offsets, check_legality)
             if action == RETURN:
                 ret = f[F_BEST]
                 returning = True

@@ -52,6 +52,7 @@ from minichess.engine.network import (
     INPUTS,
     MAX_BUCKETS,
     N_BUCKETS,
+    UNIT_TYPE,
     UNITS,
     input_feature,
     network_block,
@@ -163,7 +164,7 @@ def _play_game(game: _Game) -> tuple[int, list[tuple]]:
             break
         board.push(rng.choice(board.legal_moves))
     kept = []
-    units = np.zeros(UNITS, dtype=np.int64)
+    units = np.zeros(UNITS, dtype=UNIT_TYPE)
     limit = variant.move_limit
     while not board.is_game_over() and len(board.move_stack) < MAX_PLIES:
         result = engine.play(board, Limit(nodes=game.nodes))

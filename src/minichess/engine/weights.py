@@ -9,6 +9,7 @@ such a file starts from ``starting_weights``, built from its definition. A varia
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -31,6 +32,8 @@ from minichess.engine.network import (
     N_EDGES,
     N_HIDDEN,
     block_size,
+    search_fit_error,
+    search_network,
 )
 from minichess.errors import MinichessError
 from minichess.variants import VariantDefinition, get_variant
@@ -113,6 +116,10 @@ def _load_network(path: Path) -> np.ndarray | None:
         raise MinichessError(f"{path}: not a network file ({error})") from None
     if not _complete(block):
         raise MinichessError(f"{path}: the network's parameters are incomplete")
+    too_large = search_fit_error(block)
+    if too_large is not None:
+        raise MinichessError(f"{path}: the network does not fit the search's integers "
+                             f"({too_large})")
     return block
 
 
@@ -128,3 +135,20 @@ def _complete(block: np.ndarray) -> bool:
         return False
     edges = block[N_EDGES:N_EDGES + buckets - 1]
     return bool(np.all(np.diff(edges) > 0))
+
+
+@dataclass(frozen=True)
+class EvaluationParameters:
+    """The evaluation as the search reads it: ``weights``, the linear weights followed by the
+    block of the network (as ``variant_weights`` gives them), and ``network``, that network in
+    the search's 16-bit integers (``network.search_network``; no entries without one)."""
+
+    weights: np.ndarray
+    network: np.ndarray
+
+    @classmethod
+    def of(cls, weights: np.ndarray) -> EvaluationParameters:
+        """The parameters of ``weights`` (an array as ``variant_weights`` gives it)."""
+        weights = np.ascontiguousarray(weights, dtype=np.int64)
+        block = weights[WEIGHT_COUNT:] if len(weights) > WEIGHT_COUNT else np.zeros(1, np.int64)
+        return cls(weights, search_network(block))
