@@ -10,6 +10,7 @@ import sys
 import numpy as np
 import pytest
 
+from minichess.engine.spsa import new_run, tune
 from minichess.engine.tuning import self_play
 from minichess.engine.weights import starting_weights
 from minichess.match import play_match
@@ -62,6 +63,13 @@ def test_self_play_on_ray_gives_the_samples_of_local_processes(local_ray):
     local = self_play(variant, weights, games=3, depth=2, seed=1, concurrency=2)
     np.testing.assert_array_equal(on_ray.features, local.features)
     np.testing.assert_array_equal(on_ray.results, local.results)
+
+
+def test_spsa_plays_its_pairs_on_ray(local_ray):
+    run = new_run(get_variant("csc111"), games=4, time_control="0.5+0.01", seed=2,
+                  tune=["razor_margin=300:30"])
+    tune(run, output=None, ray="auto")
+    assert run.done == 2 and len(run.history) == 2
 
 
 def test_the_match_command_starts_and_ends_its_own_ray():

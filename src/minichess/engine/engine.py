@@ -45,6 +45,7 @@ from minichess.engine.search import (
     MATE,
     MATE_BOUND,
     MAX_PLY,
+    SEARCH_CONSTANTS,
     SearchMemory,
     search,
 )
@@ -109,6 +110,37 @@ class Techniques:
     correction: bool = False
     """The static evaluation corrected by the errors searches found in it, by pawns and
     kings (correction history)."""
+    # the search's constants, in centipawns unless said otherwise (tuned by
+    # ``minichess.engine.spsa``; their names are also ``level:10`` options of a match)
+    razor_margin: int = 300
+    """Razoring: at depth 1, an evaluation this far below alpha goes straight to quiescence."""
+    futility_margin: int = 90
+    """Reverse futility pruning: per ply of depth, how far above beta the evaluation must be."""
+    move_futility_base: int = 120
+    move_futility_per_ply: int = 110
+    """Futility pruning of a quiet move: the evaluation plus the base, plus this per ply of
+    its reduced depth, must reach alpha."""
+    quiescence_futility: int = 150
+    """A capture in quiescence whose victim cannot lift the evaluation this close to alpha is
+    skipped."""
+    reduction_base: int = 512
+    reduction_scale: int = 1024
+    """Late-move reductions in 1/1024 plies: the base plus ``ln(depth) * ln(move number) /
+    2`` plies times the scale."""
+    reduction_history: int = 12
+    """A quiet move's reduction falls by its history over this (in 1/1024 plies)."""
+    quiet_exchange: int = 30
+    """A quiet move that loses more than this times its reduced depth squared in exchanges is
+    pruned."""
+    capture_exchange: int = 120
+    """A capture that loses more than this per ply of depth in exchanges is pruned (below
+    depth 7)."""
+    history_pruning: int = 4000
+    """A quiet move whose history is below minus this per ply of depth is pruned (reduced depth
+    below 4)."""
+    null_move_divisor: int = 200
+    """The null move's search is a ply shallower per this much of evaluation above beta (at
+    most two)."""
 
     @classmethod
     def for_variant(cls, variant: VariantDefinition) -> Techniques:
@@ -362,6 +394,8 @@ class Engine:
         control[C_FORCED] = int(techniques.forced)
         control[C_CORRECTION] = int(techniques.correction)
         control[C_QUIESCENCE_PLIES] = techniques.quiescence_plies
+        for name, index in SEARCH_CONSTANTS.items():
+            control[index] = getattr(techniques, name)
         self._tt_generation = getattr(self, "_tt_generation", 0) + 1 & 63
         control[C_TT_GENERATION] = self._tt_generation
         parameters = self._evaluation(board.variant)

@@ -138,7 +138,36 @@ C_PRUNING = 11  # 1 to prune at shallow depth (futility, move count, razoring, e
 C_SINGULAR = 12  # 1 for singular extensions
 C_FORCED = 13  # 1 to extend the only legal move
 C_CORRECTION = 14  # 1 to correct the static evaluation by what searches found (see correct_eval)
-CONTROL_SIZE = 16
+# the search's margins and rates (Techniques documents each; SPSA tunes them)
+C_RAZOR_MARGIN = 16
+C_FUTILITY_MARGIN = 17
+C_MOVE_FUTILITY_BASE = 18
+C_MOVE_FUTILITY_PER_PLY = 19
+C_QUIESCENCE_FUTILITY = 20
+C_REDUCTION_BASE = 21
+C_REDUCTION_SCALE = 22
+C_REDUCTION_HISTORY = 23
+C_QUIET_EXCHANGE = 24
+C_CAPTURE_EXCHANGE = 25
+C_HISTORY_PRUNING = 26
+C_NULL_MOVE_DIVISOR = 27
+CONTROL_SIZE = 32
+SEARCH_CONSTANTS = {
+    "razor_margin": C_RAZOR_MARGIN,
+    "futility_margin": C_FUTILITY_MARGIN,
+    "move_futility_base": C_MOVE_FUTILITY_BASE,
+    "move_futility_per_ply": C_MOVE_FUTILITY_PER_PLY,
+    "quiescence_futility": C_QUIESCENCE_FUTILITY,
+    "reduction_base": C_REDUCTION_BASE,
+    "reduction_scale": C_REDUCTION_SCALE,
+    "reduction_history": C_REDUCTION_HISTORY,
+    "quiet_exchange": C_QUIET_EXCHANGE,
+    "capture_exchange": C_CAPTURE_EXCHANGE,
+    "history_pruning": C_HISTORY_PRUNING,
+    "null_move_divisor": C_NULL_MOVE_DIVISOR,
+}
+"""The search constants by their names in :class:`~minichess.engine.Techniques` and the
+control entry each is read from."""
 
 # --- frame fields: one frame per ply --------------------------------------------------------------
 F_ALPHA = 0
@@ -607,20 +636,10 @@ def quiescence_moves(pos, tab, buf, undo, sp, checked, check_legality):
     return moves_of_kinds(pos, tab, buf, undo, sp, GEN_CAPTURES, False, check_legality)
 
 
-# --- pruning margins ------------------------------------------------------------------------------
+# --- pruning and reductions ----------------------------------------------------------------------
 
-RAZOR_MARGIN = 300
-"""Razoring: at depth 1, an evaluation this far below alpha goes straight to quiescence."""
-FUTILITY_MARGIN = 90
-"""Reverse futility pruning: per ply of depth, how far above beta the evaluation must be."""
 FUTILITY_DEPTH = 7
-MOVE_FUTILITY_BASE = 120
-MOVE_FUTILITY_PER_PLY = 110
-"""Futility pruning of a quiet move: the evaluation plus this (plus per ply of reduced depth)
-must reach alpha."""
-QUIESCENCE_FUTILITY = 150
-"""A capture in quiescence whose victim cannot lift the evaluation this close to alpha is
-skipped."""
+"""Reverse futility pruning: the greatest depth where the evaluation alone may cut."""
 
 
 @leaf_kernel
@@ -630,11 +649,18 @@ def late_move_limit(depth, improving):
 
 
 @leaf_kernel
-def reduction(reductions, f, move_number, quiet, history):
+def base_reduction(reductions, depth, move_number, control):
+    """Late-move reduction in 1/1024 plies by depth and move number alone (from 1)."""
+    return control[C_REDUCTION_BASE] + (reductions[min(depth, 63), min(move_number, 63)]
+                                        * control[C_REDUCTION_SCALE] // 1024)
+
+
+@leaf_kernel
+def reduction(reductions, f, move_number, quiet, history, control):
     """Late-move reduction in plies for the ``move_number``-th move (from 1) of the node of
     frame ``f``: more for later moves at greater depth, less in principal-variation nodes,
     where the evaluation improves and for moves with a good history."""
-    r = reductions[min(f[F_DEPTH], 63), min(move_number, 63)]
+    r = base_reduction(reductions, f[F_DEPTH], move_number, control)
     if f[F_IMPROVING] == 0:
         r += 512
     if f[F_PV_NODE] != 0:
@@ -642,7 +668,7 @@ def reduction(reductions, f, move_number, quiet, history):
     if f[F_CUT_NODE] != 0:
         r += 1024
     if quiet:
-        r -= history // 12
+        r -= history // control[C_REDUCTION_HISTORY]
     else:
         r -= 1024
     return max(r, 0) // 1024
@@ -835,10 +861,10 @@ def prune_node(pos, tab, f, ply, control):
     depth = f[F_DEPTH]
     value = f[F_EVAL]
     if control[C_PRUNING] != 0 and abs(f[F_BETA]) < MATE_BOUND:
-        if depth == 1 and value + RAZOR_MARGIN < f[F_ALPHA]:
+        if depth == 1 and value + control[C_RAZOR_MARGIN] < f[F_ALPHA]:
             return RAZOR
         # where captures are compulsory a quiet position can turn at once: a wider margin
-        margin = FUTILITY_MARGIN * (depth - f[F_IMPROVING]) * (
+        margin = control[C_FUTILITY_MARGIN] * (depth - f[F_IMPROVING]) * (
             3 if tab[FLAGS, F_COMPULSORY] != 0 else 1)
         if depth <= FUTILITY_DEPTH and value - margin >= f[F_BETA] and value < MATE_BOUND:
             f[F_BEST] = value
@@ -913,10 +939,11 @@ def forced_extension(f, ply, root_depth, control):
 
 
 @leaf_kernel
-def null_move_depth(f):
+def null_move_depth(f, control):
     """The depth of the search after a null move: less the deeper the node and the further
     its evaluation is above beta."""
-    return f[F_DEPTH] - 3 - f[F_DEPTH] // 4 - min((f[F_EVAL] - f[F_BETA]) // 200, 2)
+    return f[F_DEPTH] - 3 - f[F_DEPTH] // 4 - min(
+        (f[F_EVAL] - f[F_BETA]) // control[C_NULL_MOVE_DIVISOR], 2)
 
 
 @kernel()
@@ -936,19 +963,19 @@ def skip_move(pos, tab, weights, f, frames, ply, move, quiet, history, reduction
         if f[F_SEARCHED] >= late_move_limit(depth, f[F_IMPROVING]):
             f[F_SKIP_QUIETS] = 1
             return True
-        reduced = max(depth - 1 - reductions[min(depth, 63), min(f[F_SEARCHED] + 1, 63)]
+        reduced = max(depth - 1 - base_reduction(reductions, depth, f[F_SEARCHED] + 1, control)
                       // 1024, 0)
         if (f[F_CHECK] == 0 and reduced < 6
-                and f[F_EVAL] + MOVE_FUTILITY_BASE + MOVE_FUTILITY_PER_PLY * reduced
-                <= f[F_ALPHA]):
+                and f[F_EVAL] + control[C_MOVE_FUTILITY_BASE]
+                + control[C_MOVE_FUTILITY_PER_PLY] * reduced <= f[F_ALPHA]):
             return True
-        if reduced < 4 and history < -4000 * depth:
+        if reduced < 4 and history < -control[C_HISTORY_PRUNING] * depth:
             return True
-        if (tab[FLAGS, F_COMPULSORY] == 0
-                and not exchange_at_least(pos, tab, weights, move, -30 * reduced * reduced)):
+        if (tab[FLAGS, F_COMPULSORY] == 0 and not exchange_at_least(
+                pos, tab, weights, move, -control[C_QUIET_EXCHANGE] * reduced * reduced)):
             return True
-    elif (tab[FLAGS, F_COMPULSORY] == 0 and depth < 7
-          and not exchange_at_least(pos, tab, weights, move, -120 * depth)):
+    elif (tab[FLAGS, F_COMPULSORY] == 0 and depth < 7 and not exchange_at_least(
+            pos, tab, weights, move, -control[C_CAPTURE_EXCHANGE] * depth)):
         return True
     return False
 
@@ -961,7 +988,7 @@ def skip_in_quiescence(pos, tab, weights, f, move, control):
             or f[F_BEST] <= -MATE_BOUND or move_piece(move) != 0):
         return False
     victim = piece_value(pos, weights, move_target(move))
-    if victim < KING_VALUE and f[F_EVAL] + victim + QUIESCENCE_FUTILITY <= f[F_ALPHA]:
+    if victim < KING_VALUE and f[F_EVAL] + victim + control[C_QUIESCENCE_FUTILITY] <= f[F_ALPHA]:
         return True
     return not exchange_at_least(pos, tab, weights, move, 0)
 
@@ -1035,11 +1062,12 @@ class SearchMemory:
 
 
 def _reduction_table() -> np.ndarray:
-    """Late-move reductions in 1/1024 plies by depth and move number."""
+    """Late-move reductions in 1/1024 plies by depth and move number, before
+    ``base_reduction`` scales them and adds its base."""
     depth = np.arange(64, dtype=np.float64)[:, None]
     number = np.arange(64, dtype=np.float64)[None, :]
     with np.errstate(divide="ignore"):
-        value = 512 + 1024 * np.log(np.maximum(depth, 1)) * np.log(np.maximum(number, 1)) / 2.0
+        value = 1024 * np.log(np.maximum(depth, 1)) * np.log(np.maximum(number, 1)) / 2.0
     return value.astype(np.int64)
 
 
@@ -1142,8 +1170,8 @@ def _search(pos, tab, weights, network, undo, sp0, depth, alpha, beta, tt, evals
             elif action == TRY_NULL_MOVE:
                 make_null_move(pos, tab, undo, sp)
                 record_same(accumulators, ply + 1)
-                new_child(frames, ply, -f[F_BETA], -f[F_BETA] + 1, null_move_depth(f), 0, 0,
-                          1 - f[F_CUT_NODE])
+                new_child(frames, ply, -f[F_BETA], -f[F_BETA] + 1, null_move_depth(f, control),
+                          0, 0, 1 - f[F_CUT_NODE])
                 frames[ply + 1, F_NULL] = 1
                 f[F_STATE] = AFTER_NULL
                 ply += 1
@@ -1287,7 +1315,7 @@ def _search(pos, tab, weights, network, undo, sp0, depth, alpha, beta, tt, evals
                             and f[F_SEARCHED] >= 1 + (1 if ply == 0 else 0)
                             and (quiet or f[F_CUT_NODE] != 0) and f[F_MUST_CAPTURE] == 0):
                         r = reduction(reductions, f, f[F_SEARCHED] + 1, quiet,
-                                      history if quiet else 0)
+                                      history if quiet else 0, control)
                         r = min(r, new_depth - 1)
                     f[F_STAGE] = STAGE_REDUCED if r > 0 else STAGE_NULL_WINDOW
                     new_child(frames, ply, -f[F_ALPHA] - 1, -f[F_ALPHA], new_depth - r,

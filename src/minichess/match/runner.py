@@ -250,7 +250,7 @@ def _check_game_count(games: int | None, sprt: Sprt | None) -> None:
 
 
 def _game_tasks(variant: VariantDefinition, games: int | None, seed: int, clock: TimeControl,
-                names: tuple[str, str], from_start: bool) -> Iterator[_GameTask]:
+                names: tuple[str, str], from_start: bool) -> Iterator[GameTask]:
     """The match's games in order, each pair from the next opening (found as needed), or all
     from the start position."""
     openings = (itertools.repeat(start_opening(variant)) if from_start else
@@ -259,7 +259,7 @@ def _game_tasks(variant: VariantDefinition, games: int | None, seed: int, clock:
         for number in (2 * pair, 2 * pair + 1):
             if games is not None and number >= games:
                 return
-            yield _GameTask(number + 1, variant.name, opening, number % 2 == 0, clock, names,
+            yield GameTask(number + 1, variant.name, opening, number % 2 == 0, clock, names,
                             _game_seeds(seed, number + 1))
 
 
@@ -275,7 +275,10 @@ def _game_seeds(seed: int, round_: int) -> tuple[int, int]:
 
 
 @dataclass(frozen=True)
-class _GameTask:
+class GameTask:
+    """One game to play: its round, variant, opening, who is White, clock, the players' names
+    and seeds (in the order of the match)."""
+
     round: int
     variant: str
     opening: Opening
@@ -315,11 +318,18 @@ def _close_players() -> None:
         player.close()
 
 
-def _play_game(task: _GameTask) -> GameReport:
+def _play_game(task: GameTask) -> GameReport:
     """Play one game of the match in this worker."""
-    for player, seed in zip(_worker.players, task.seeds, strict=True):
+    return play_game(task, _worker.players, _worker.stop)
+
+
+def play_game(task: GameTask, players: Sequence[Player], stop: StopEvent | None = None
+              ) -> GameReport:
+    """Play the game ``task`` describes between ``players`` (in the order of the match); give
+    up (raising _MatchStopped) once ``stop`` is set."""
+    for player, seed in zip(players, task.seeds, strict=True):
         player.seed_game(seed)
-    in_match_order = list(zip(_worker.players, task.names, strict=True))
+    in_match_order = list(zip(players, task.names, strict=True))
     white, black = in_match_order if task.first_plays_white else in_match_order[::-1]
     game = Game(task.variant, task.opening.fen, clock=task.clock, headers={
         "Event": EVENT,
@@ -328,7 +338,7 @@ def _play_game(task: _GameTask) -> GameReport:
         "White": white[1],
         "Black": black[1],
     })
-    failure = _play_out(game, {WHITE: white, BLACK: black})
+    failure = _play_out(game, {WHITE: white, BLACK: black}, stop)
     if failure is not None:
         game.headers["Forfeit"] = failure
     outcome = game.outcome()
@@ -346,7 +356,8 @@ def _play_game(task: _GameTask) -> GameReport:
     )
 
 
-def _play_out(game: Game, players: dict[Color, tuple[Player, str]]) -> str | None:
+def _play_out(game: Game, players: dict[Color, tuple[Player, str]], stop: StopEvent | None
+              ) -> str | None:
     """Play ``game`` to its end; return why a player lost by failing, if one did."""
     for color, (player, name) in players.items():
         try:
@@ -354,7 +365,7 @@ def _play_out(game: Game, players: dict[Color, tuple[Player, str]]) -> str | Non
         except MinichessError as error:
             return _forfeit(game, color, name, error, seconds=0.0)
     while not game.is_game_over():
-        if _worker.stop is not None and _worker.stop.is_set():
+        if stop is not None and stop.is_set():
             raise _MatchStopped
         color = game.board.turn
         player, name = players[color]

@@ -33,7 +33,8 @@ evaluation, or those in a weights file as ``tuning.py`` writes them) and ``netwo
 ``training.py`` writes it) and ``book=none`` or ``book=FILE`` (without the variant's opening book,
 or with the one in a file as ``minichess book --build`` writes it) and ``endgame=none`` (without
 the endgame tables that ``minichess endgame --build`` makes), e.g. ``level:10,nullmove=0`` against
-``level:10``.
+``level:10``. The search's constants are set by the names of their fields in
+:class:`~minichess.engine.Techniques`, as positive integers: ``level:10,razor_margin=250``.
 
 >>> spec = parse_player("level:10,time=0.5")
 >>> spec.kind, spec.argument, spec.time_factor
@@ -54,6 +55,7 @@ from pathlib import Path
 from typing import Any
 
 from minichess.engine import LEVELS, MAX_LEVEL
+from minichess.engine.search import SEARCH_CONSTANTS
 from minichess.errors import MinichessError
 from minichess.players import (
     EnginePlayer,
@@ -73,7 +75,8 @@ SPEC_HELP = (
     f"level:N (N = {LEVELS[0]}..{MAX_LEVEL}), random, greedy or uci:COMMAND, the engine players"
     " optionally followed by ,time=F (0 < F <= 1) to use only that share of the clock, level:N"
     " also by ,nullmove=0|1 ,reductions=0|1 ,pruning=0|1 ,singular=0|1 ,forced=0|1 ,correction=0|1"
-    " ,quiescence=1..32 ,weights=start|FILE ,network=none|FILE ,book=none|FILE ,endgame=none,"
+    " ,quiescence=1..32 ,weights=start|FILE ,network=none|FILE ,book=none|FILE ,endgame=none"
+    " and a search constant's name =N (razor_margin=250),"
     " uci:COMMAND by"
     " ,variant=ENGINES_NAME"
     " and ,option.NAME=VALUE (UCI options), any player by ,name=DISPLAY_NAME"
@@ -86,6 +89,8 @@ _QUIESCENCE_PLIES = tuple(str(plies) for plies in range(1, 33))
 _ENGINE_OPTIONS = {**{name: ("0", "1") for name in _TECHNIQUE_OPTIONS},
                    "quiescence": _QUIESCENCE_PLIES, "weights": ("start",), "network": ("none",),
                    "book": ("none",), "endgame": ("none",)}
+SEARCH_CONSTANT_LIMIT = 1 << 20
+"""The largest value a search constant may be given."""
 UCI_OPTION_PREFIX = "option."
 """How a ``uci:`` spec's options that go to the engine begin."""
 
@@ -130,6 +135,8 @@ class PlayerSpec:
                     for name, field in _TECHNIQUE_OPTIONS.items() if name in options}
                 if "quiescence" in options:
                     techniques["quiescence_plies"] = int(options["quiescence"])
+                techniques.update({name: int(value) for name, value in options.items()
+                                   if name in SEARCH_CONSTANTS})
                 player = EnginePlayer(level=int(self.argument), techniques=techniques,
                                       weights=options.get("weights"),
                                       network=options.get("network"),
@@ -186,6 +193,8 @@ def _takes_option(kind: str, name: str, value: str) -> bool:
     if kind == "level":
         if name in ("weights", "network", "book") and Path(value).is_file():
             return True
+        if name in SEARCH_CONSTANTS:
+            return value.isdigit() and 0 < int(value) <= SEARCH_CONSTANT_LIMIT
         return value in _ENGINE_OPTIONS.get(name, ())
     if kind == "uci":
         return bool(value) and (name == "variant" or name.startswith(UCI_OPTION_PREFIX))
