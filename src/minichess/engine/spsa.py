@@ -145,16 +145,14 @@ def new_run(variant: VariantDefinition, games: int, time_control: str, seed: int
         if name not in SEARCH_CONSTANTS:
             raise SpsaError(f"unknown search constant {name!r}: expected one of "
                             f"{', '.join(SEARCH_CONSTANTS)}")
-        value = float(getattr(start, name))
-        step = max(value * DEFAULT_STEP_SHARE, 1.0)
-        if setting:
-            value, step = _setting(item, setting, value)
+        value, step = _setting(item, setting, float(getattr(start, name)))
         constants.append(Constant(name, value, step))
     return SpsaRun(variant.name, time_control, games // 2, seed, rate, constants)
 
 
 def _setting(item: str, setting: str, value: float) -> tuple[float, float]:
-    """START and STEP of ``NAME=START:STEP`` (either may be left out)."""
+    """START and STEP of ``NAME=START:STEP`` (either or both may be left out: the start is
+    then ``value``, the step a tenth of the start)."""
     first, _, second = setting.partition(":")
     try:
         start = float(first) if first else value
