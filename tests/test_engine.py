@@ -136,6 +136,19 @@ def test_a_long_game_keeps_a_floor_of_increments_on_the_clock():
     assert hard_above > 0.05  # above them a hard move may draw on the clock
 
 
+def test_below_the_floor_a_move_spends_the_increment_less_what_moves_cost_beyond_it():
+    board = Board("losalamos")  # no move limit
+    limit = Limit(white_clock=0.08, black_clock=2.0, increment=0.02)
+    _, hard = time_budget(board, limit, 0.02)
+    assert hard == pytest.approx(0.9 * 0.02)
+    # each move costs 12 ms more than its search (pipes, a loaded machine): searching 18 ms
+    # of the 20 the increment brings would lose 10 ms a move until the flag falls
+    _, hard = time_budget(board, limit, 0.02, latency=0.012)
+    assert hard == pytest.approx(0.9 * 0.02 - 0.012)
+    _, hard = time_budget(board, limit, 0.02, latency=0.05)
+    assert hard == pytest.approx(0.005)  # still a moment to find some move
+
+
 def test_the_clock_is_planned_for_fewer_moves_where_captures_are_compulsory():
     limit = Limit(white_clock=5.0, black_clock=5.0, increment=0.05)
     antichess, _ = time_budget(Board("antichess"), limit, 0.05)

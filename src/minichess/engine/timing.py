@@ -65,14 +65,18 @@ STABLE_SHARE = 0.55
 starting new iterations (each takes about as long as all before it)."""
 
 
-def time_budget(board: Board, limit: Limit, overhead: float) -> tuple[float, float] | None:
+def time_budget(board: Board, limit: Limit, overhead: float,
+                latency: float = 0.0) -> tuple[float, float] | None:
     """(optimum, hard) seconds for this move: the time the move is expected to take (the
     search stops starting iterations around it, earlier while its best move is stable, later
     while it changes), and the time at which the search stops. None when there is no time
     limit.
 
     The hard limit stays well inside the remaining clock minus ``overhead`` (process and
-    network latency), so the engine never loses on time."""
+    network latency), so the engine never loses on time. Below the floor of increments a
+    search spends at most what the increment brings back less ``latency``, what a move has
+    been seen to cost beyond its search (``LatencyGauge.latency``): otherwise every move would
+    draw the clock further down by that cost."""
     if limit.time is not None:
         hard = max(limit.time - overhead, 0.005)
         return hard, hard
@@ -85,7 +89,7 @@ def time_budget(board: Board, limit: Limit, overhead: float) -> tuple[float, flo
     share = planned / (moves_left + RESERVE_MOVES) + 0.9 * increment
     hard = min(4 * share, 0.4 * usable + 0.5 * increment, usable * 0.9)
     if planned == 0.0 and increment > 0:  # under the floor: spend no more than it brings
-        hard = min(hard, 0.9 * increment)
+        hard = min(hard, 0.9 * increment - latency)
     hard = max(hard, min(0.005, clock * 0.25))  # always a moment to find some move
     return min(max(share, 0.001), hard), hard
 
