@@ -379,7 +379,7 @@ class Engine:
         max_depth, noise = _LEVEL_SETTINGS[self.level]
         if limit.depth is not None:
             max_depth = min(max_depth, max(limit.depth, 1))
-        overhead = self._latency.overhead(board, limit)
+        overhead = self._latency.overhead(board, limit)  # first: it measures the last move
         budget = time_budget(board, limit, overhead, self._latency.latency)
         state = board.core_state(MAX_PLY + 8)
         control = self._control
