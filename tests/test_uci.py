@@ -19,7 +19,8 @@ import pytest
 
 import minichess
 from minichess.board import Board
-from minichess.protocols.uci import UciEngine
+from minichess.protocols import uci as uci_module
+from minichess.protocols.uci import UciEngine, parse_position
 from minichess.variants import VARIANTS
 
 INFO_LINE = re.compile(
@@ -231,6 +232,24 @@ def test_position_accepts_imcs_moves_and_a_fen_without_moves(session):
     assert session.fen() == board_after("minitchess", ["b2b3", "d5d4"]).fen()
     session.send(f"position fen {MINITCHESS_KING_EN_PRISE}")
     assert session.fen() == MINITCHESS_KING_EN_PRISE
+
+
+def test_a_position_that_adds_moves_plays_only_the_new_ones(session, monkeypatch):
+    # a GUI sends the whole game at every move: only the moves added to the last position are
+    # played, on it; any other position is read afresh
+    read = []
+    monkeypatch.setattr(uci_module, "parse_position",
+                        lambda *arguments: read.append(arguments) or parse_position(*arguments))
+    session.send("position startpos", "position startpos moves b2b3",
+                 "position startpos moves b2b3 d5d4 b3b4")
+    assert session.fen() == board_after("minitchess", ["b2b3", "d5d4", "b3b4"]).fen()
+    assert len(read) == 1
+    session.send("position startpos moves b2b3 d5d4 b3b4 a5a4 c2c3 b2b3")
+    assert session.answers()[0].startswith("info string position ignored: move 6 (b2b3)")
+    assert session.fen() == board_after("minitchess", ["b2b3", "d5d4", "b3b4"]).fen()
+    session.send("position startpos moves c2c3")
+    assert session.fen() == board_after("minitchess", ["c2c3"]).fen()
+    assert len(read) == 2
 
 
 def test_d_prints_the_board_the_variant_and_the_fen(session):

@@ -110,12 +110,18 @@ def parse_position(variant: VariantDefinition, words: Sequence[str]) -> Board:
         board = Board(variant, " ".join(spec[1:]))
     else:
         raise ValueError("expected 'startpos' or 'fen <FEN>', then optionally 'moves ...'")
-    for number, text in enumerate(moves, start=1):
+    play_moves(board, moves, 1)
+    return board
+
+
+def play_moves(board: Board, moves: Sequence[str], first: int) -> None:
+    """Play the moves of a ``position`` command on ``board``, the first of them being move
+    number ``first`` of the command (for the error message)."""
+    for number, text in enumerate(moves, start=first):
         try:
             board.push_uci(text)
         except MinichessError as error:
             raise MinichessError(f"move {number} ({text}): {error}") from None
-    return board
 
 
 def parse_go(words: Sequence[str]) -> tuple[Limit, bool]:
@@ -171,6 +177,8 @@ class UciEngine:
             move_overhead=MOVE_OVERHEAD.default / 1000,
         )
         self.board = Board(DEFAULT_VARIANT)
+        self._position_words: list[str] = []
+        """The arguments of the ``position`` command that set ``board`` (none: not one)."""
         self._write_lock = threading.Lock()
         self._search: SearchThread | None = None
         self._commands: dict[str, Callable[[list[str]], None]] = {
@@ -249,6 +257,7 @@ class UciEngine:
         self._require_idle()
         self.engine.new_game(self.board.variant)
         self.board = Board(self.board.variant)
+        self._position_words = []
 
     def _setoption(self, arguments: list[str]) -> None:
         self._require_idle()
@@ -263,7 +272,18 @@ class UciEngine:
         setter(value)
 
     def _position(self, arguments: list[str]) -> None:
-        self.board = parse_position(self.board.variant, arguments)
+        last = self._position_words
+        if last and arguments[:len(last)] == last and (
+                "moves" in last or arguments[len(last):len(last) + 1] == ["moves"]):
+            # the last position with moves added, as a GUI sends the game at every move:
+            # replaying a long game from its start would cost milliseconds of the clock
+            played = len(last) - last.index("moves") - 1 if "moves" in last else 0
+            board = self.board.copy()
+            play_moves(board, arguments[len(last) + ("moves" not in last):], played + 1)
+        else:
+            board = parse_position(self.board.variant, arguments)
+        self.board = board
+        self._position_words = arguments
 
     def _go(self, arguments: list[str]) -> None:
         self._require_idle()
@@ -293,6 +313,7 @@ class UciEngine:
     def _set_variant(self, value: str) -> None:
         variant = get_variant(value)
         self.board = Board(variant)
+        self._position_words = []
         self.send(f"info string variant {variant.name} files {variant.files}"
                   f" ranks {variant.ranks} startpos {variant.start_fen}")
 
