@@ -189,6 +189,17 @@ def test_the_correction_history_corrects_the_evaluation_in_losalamos_only():
     assert corrected.pv[0] in board.legal_moves
 
 
+def test_the_forced_move_extension_reaches_as_far_as_its_span():
+    antichess = Techniques.for_variant(get_variant("antichess"))
+    assert antichess.forced_span == 2
+    board = Board("antichess", fen="r1bqkbnr/ppppp2p/n7/5PN1/8/8/PPPPPP1P/RNBQKB1R b - - 0 4")
+    narrow = Engine(seed=1).analyse(board, Limit(depth=6))
+    wide = Engine(seed=1, techniques=replace(antichess, forced_span=3)).analyse(
+        board, Limit(depth=6))
+    assert wide.seldepth > narrow.seldepth  # forced lines followed beyond twice the depth
+    assert wide.nodes != narrow.nodes
+
+
 def test_stop_ends_an_unlimited_search_from_another_thread():
     engine = Engine(seed=1)
     threading.Timer(0.3, engine.stop).start()

@@ -351,6 +351,16 @@ def test_a_player_spec_sets_how_deep_quiescence_goes():
             parse_player(f"level:10,quiescence={plies}")
 
 
+def test_a_player_spec_sets_how_far_forced_moves_are_extended():
+    player = parse_player("level:10,forced_span=3").create()
+    game = Game("antichess")
+    assert player.choose_move(game) in game.board.legal_moves
+    assert player.engine.techniques.forced_span == 3
+    for span in ("0", "9", "two"):
+        with pytest.raises(PlayerSpecError, match="unknown option"):
+            parse_player(f"level:10,forced_span={span}")
+
+
 # --- the SPRT -----------------------------------------------------------------------------------
 
 

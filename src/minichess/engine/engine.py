@@ -29,6 +29,7 @@ from minichess.engine.search import (
     C_ABORTED,
     C_CORRECTION,
     C_FORCED,
+    C_FORCED_SPAN,
     C_NODE_LIMIT,
     C_NODES,
     C_NOISE,
@@ -107,6 +108,9 @@ class Techniques:
     good one."""
     forced: bool = True
     """The only legal move costs no depth (forced captures, the one answer to a check)."""
+    forced_span: int = 2
+    """The forced-move extension applies within this many times the root's depth (3 in
+    antichess gained in self-play but showed nothing against Fairy-Stockfish: docs/engine.md)."""
     correction: bool = False
     """The static evaluation corrected by the errors searches found in it, by pawns and
     kings (correction history)."""
@@ -393,6 +397,7 @@ class Engine:
         control[C_PRUNING] = int(techniques.pruning)
         control[C_SINGULAR] = int(techniques.singular)
         control[C_FORCED] = int(techniques.forced)
+        control[C_FORCED_SPAN] = techniques.forced_span
         control[C_CORRECTION] = int(techniques.correction)
         control[C_QUIESCENCE_PLIES] = techniques.quiescence_plies
         for name, index in SEARCH_CONSTANTS.items():

@@ -138,6 +138,7 @@ C_PRUNING = 11  # 1 to prune at shallow depth (futility, move count, razoring, e
 C_SINGULAR = 12  # 1 for singular extensions
 C_FORCED = 13  # 1 to extend the only legal move
 C_CORRECTION = 14  # 1 to correct the static evaluation by what searches found (see correct_eval)
+C_FORCED_SPAN = 15  # the forced-move extension applies within this many times the root's depth
 # the search's margins and rates (Techniques documents each; SPSA tunes them)
 C_RAZOR_MARGIN = 16
 C_FUTILITY_MARGIN = 17
@@ -934,8 +935,10 @@ def singular_search(frames, ply, control):
 @leaf_kernel
 def forced_extension(f, ply, root_depth, control):
     """A move that is the only legal one (a forced capture in antichess, the one answer to a
-    check) costs no depth, in the search and in quiescence, within twice the root's depth."""
-    return 1 if control[C_FORCED] != 0 and f[F_COUNT] == 1 and ply < 2 * root_depth else 0
+    check) costs no depth, in the search and in quiescence, within ``C_FORCED_SPAN`` times the
+    root's depth."""
+    return 1 if (control[C_FORCED] != 0 and f[F_COUNT] == 1
+                 and ply < control[C_FORCED_SPAN] * root_depth) else 0
 
 
 @leaf_kernel

@@ -27,14 +27,16 @@ our variants from a file, plays a match with nothing else::
 ``correction=0|1`` (null-move pruning, late-move reductions, pruning at shallow depth, singular
 extensions, the only legal move searched a ply deeper, the correction history of the static
 evaluation), ``quiescence=N`` (how many plies quiescence follows captures, 1 to 32; default: the
-variant's choice) and ``weights=start`` or ``weights=FILE`` (the untuned starting weights of the
-evaluation, or those in a weights file as ``tuning.py`` writes them) and ``network=none`` or
-``network=FILE`` (the evaluation without the variant's network, or with the one in a file as
-``training.py`` writes it) and ``book=none`` or ``book=FILE`` (without the variant's opening book,
-or with the one in a file as ``minichess book --build`` writes it) and ``endgame=none`` (without
-the endgame tables that ``minichess endgame --build`` makes), e.g. ``level:10,nullmove=0`` against
-``level:10``. The search's constants are set by the names of their fields in
-:class:`~minichess.engine.Techniques`, as positive integers: ``level:10,razor_margin=250``.
+variant's choice), ``forced_span=N`` (how many times the root's depth the only legal move is
+extended within, 1 to 8; default: the variant's choice) and ``weights=start`` or ``weights=FILE``
+(the untuned starting weights of the evaluation, or those in a weights file as ``tuning.py`` writes
+them) and ``network=none`` or ``network=FILE`` (the evaluation without the variant's network, or
+with the one in a file as ``training.py`` writes it) and ``book=none`` or ``book=FILE`` (without the
+variant's opening book, or with the one in a file as ``minichess book --build`` writes it) and
+``endgame=none`` (without the endgame tables that ``minichess endgame --build`` makes), e.g.
+``level:10,nullmove=0`` against ``level:10``. The search's constants are set by the names of their
+fields in :class:`~minichess.engine.Techniques`, as positive integers:
+``level:10,razor_margin=250``.
 
 >>> spec = parse_player("level:10,time=0.5")
 >>> spec.kind, spec.argument, spec.time_factor
@@ -75,7 +77,8 @@ SPEC_HELP = (
     f"level:N (N = {LEVELS[0]}..{MAX_LEVEL}), random, greedy or uci:COMMAND, the engine players"
     " optionally followed by ,time=F (0 < F <= 1) to use only that share of the clock, level:N"
     " also by ,nullmove=0|1 ,reductions=0|1 ,pruning=0|1 ,singular=0|1 ,forced=0|1 ,correction=0|1"
-    " ,quiescence=1..32 ,weights=start|FILE ,network=none|FILE ,book=none|FILE ,endgame=none"
+    " ,quiescence=1..32 ,forced_span=1..8 ,weights=start|FILE ,network=none|FILE ,book=none|FILE"
+    " ,endgame=none"
     " and a search constant's name =N (razor_margin=250),"
     " uci:COMMAND by"
     " ,variant=ENGINES_NAME"
@@ -86,9 +89,11 @@ _TECHNIQUE_OPTIONS = {"nullmove": "null_move", "reductions": "reductions", "prun
                       "correction": "correction"}
 """``level:`` options that switch a search technique, and the Techniques field each sets."""
 _QUIESCENCE_PLIES = tuple(str(plies) for plies in range(1, 33))
+_FORCED_SPANS = tuple(str(span) for span in range(1, 9))
 _ENGINE_OPTIONS = {**{name: ("0", "1") for name in _TECHNIQUE_OPTIONS},
-                   "quiescence": _QUIESCENCE_PLIES, "weights": ("start",), "network": ("none",),
-                   "book": ("none",), "endgame": ("none",)}
+                   "quiescence": _QUIESCENCE_PLIES, "forced_span": _FORCED_SPANS,
+                   "weights": ("start",), "network": ("none",), "book": ("none",),
+                   "endgame": ("none",)}
 SEARCH_CONSTANT_LIMIT = 1 << 20
 """The largest value a search constant may be given."""
 UCI_OPTION_PREFIX = "option."
@@ -135,6 +140,8 @@ class PlayerSpec:
                     for name, field in _TECHNIQUE_OPTIONS.items() if name in options}
                 if "quiescence" in options:
                     techniques["quiescence_plies"] = int(options["quiescence"])
+                if "forced_span" in options:
+                    techniques["forced_span"] = int(options["forced_span"])
                 techniques.update({name: int(value) for name, value in options.items()
                                    if name in SEARCH_CONSTANTS})
                 player = EnginePlayer(level=int(self.argument), techniques=techniques,
