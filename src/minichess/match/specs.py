@@ -28,7 +28,7 @@ our variants from a file, plays a match with nothing else::
 extensions, the only legal move searched a ply deeper, the correction history of the static
 evaluation), ``quiescence=N`` (how many plies quiescence follows captures, 1 to 32; default: the
 variant's choice), ``forced_span=N`` (how many times the root's depth the only legal move is
-extended within, 1 to 8; default: the variant's choice) and ``weights=start`` or ``weights=FILE``
+extended within, 1 to 8; default 2) and ``weights=start`` or ``weights=FILE``
 (the untuned starting weights of the evaluation, or those in a weights file as ``tuning.py`` writes
 them) and ``network=none`` or ``network=FILE`` (the evaluation without the variant's network, or
 with the one in a file as ``training.py`` writes it) and ``book=none`` or ``book=FILE`` (without the
@@ -88,10 +88,12 @@ _TECHNIQUE_OPTIONS = {"nullmove": "null_move", "reductions": "reductions", "prun
                       "singular": "singular", "forced": "forced",
                       "correction": "correction"}
 """``level:`` options that switch a search technique, and the Techniques field each sets."""
-_QUIESCENCE_PLIES = tuple(str(plies) for plies in range(1, 33))
-_FORCED_SPANS = tuple(str(span) for span in range(1, 9))
+_NUMBER_OPTIONS = {"quiescence": ("quiescence_plies", range(1, 33)),
+                   "forced_span": ("forced_span", range(1, 9))}
+"""``level:`` options that set a Techniques field to a whole number: the field and its range."""
 _ENGINE_OPTIONS = {**{name: ("0", "1") for name in _TECHNIQUE_OPTIONS},
-                   "quiescence": _QUIESCENCE_PLIES, "forced_span": _FORCED_SPANS,
+                   **{name: tuple(map(str, values))
+                      for name, (_, values) in _NUMBER_OPTIONS.items()},
                    "weights": ("start",), "network": ("none",), "book": ("none",),
                    "endgame": ("none",)}
 SEARCH_CONSTANT_LIMIT = 1 << 20
@@ -138,10 +140,9 @@ class PlayerSpec:
                 techniques: dict[str, Any] = {
                     field: options[name] == "1"
                     for name, field in _TECHNIQUE_OPTIONS.items() if name in options}
-                if "quiescence" in options:
-                    techniques["quiescence_plies"] = int(options["quiescence"])
-                if "forced_span" in options:
-                    techniques["forced_span"] = int(options["forced_span"])
+                techniques.update({field: int(options[name])
+                                   for name, (field, _) in _NUMBER_OPTIONS.items()
+                                   if name in options})
                 techniques.update({name: int(value) for name, value in options.items()
                                    if name in SEARCH_CONSTANTS})
                 player = EnginePlayer(level=int(self.argument), techniques=techniques,
