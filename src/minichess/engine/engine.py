@@ -28,6 +28,7 @@ from minichess.engine.opponent import materially_best_moves
 from minichess.engine.search import (
     C_ABORTED,
     C_CORRECTION,
+    C_EVASION_PRUNING,
     C_FORCED,
     C_FORCED_SPAN,
     C_NODE_LIMIT,
@@ -36,9 +37,11 @@ from minichess.engine.search import (
     C_NULL_MOVE,
     C_PRUNING,
     C_QUIESCENCE_PLIES,
+    C_QUIESCENCE_TABLE,
     C_REDUCTIONS,
     C_SEED,
     C_SELDEPTH,
+    C_SELECTIVE_CHECKS,
     C_SINGULAR,
     C_STOP,
     C_TT_GENERATION,
@@ -114,6 +117,16 @@ class Techniques:
     correction: bool = False
     """The static evaluation corrected by the errors searches found in it, by pawns and
     kings (correction history)."""
+    selective_checks: bool = False
+    """A check extends the search only at the root, or after a move of a node at least 7
+    plies deep that is in check or whose evaluation is more than 100 cp from level, as
+    Fairy-Stockfish's does; else every check extends."""
+    quiescence_table: bool = False
+    """Quiescence looks up and stores the transposition table at every ply (where captures
+    are not compulsory); else only at its first ply."""
+    evasion_pruning: bool = False
+    """Quiescence in check, once an evasion has been searched, skips evasions that lose
+    material in exchanges and quiet ones both continuation histories call bad."""
     # the search's constants, in centipawns unless said otherwise (tuned by
     # ``minichess.engine.spsa``; their names are also ``level:10`` options of a match)
     razor_margin: int = 300
@@ -399,6 +412,9 @@ class Engine:
         control[C_FORCED] = int(techniques.forced)
         control[C_FORCED_SPAN] = techniques.forced_span
         control[C_CORRECTION] = int(techniques.correction)
+        control[C_SELECTIVE_CHECKS] = int(techniques.selective_checks)
+        control[C_QUIESCENCE_TABLE] = int(techniques.quiescence_table)
+        control[C_EVASION_PRUNING] = int(techniques.evasion_pruning)
         control[C_QUIESCENCE_PLIES] = techniques.quiescence_plies
         for name, index in SEARCH_CONSTANTS.items():
             control[index] = getattr(techniques, name)
