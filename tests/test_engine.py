@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import replace
+from dataclasses import fields, replace
 
 import pytest
 
 from minichess import WHITE, Board, MinichessError
 from minichess.engine import Engine, Limit, Techniques, time_budget
 from minichess.engine.opponent import materially_best_moves
+from minichess.engine.search import SEARCH_CONSTANTS, TECHNIQUE_CONTROLS
 from minichess.engine.timing import LatencyGauge
 from minichess.engine.weights import variant_weights
 from minichess.game import Game, TimeControl
@@ -198,6 +199,12 @@ def test_the_forced_move_extension_reaches_as_far_as_its_span():
         board, Limit(depth=6))
     assert wide.seldepth > narrow.seldepth  # forced lines followed beyond twice the depth
     assert wide.nodes != narrow.nodes
+
+
+def test_every_technique_reaches_the_search_by_a_control_entry():
+    names = {field.name for field in fields(Techniques)}
+    assert names == set(TECHNIQUE_CONTROLS) | set(SEARCH_CONSTANTS)
+    assert len(set(TECHNIQUE_CONTROLS.values()) | set(SEARCH_CONSTANTS.values())) == len(names)
 
 
 @pytest.mark.parametrize("rule", ["selective_checks", "quiescence_table", "evasion_pruning"])

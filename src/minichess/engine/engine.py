@@ -27,22 +27,11 @@ from minichess.engine.exact import ExactSolver, exact_applies
 from minichess.engine.opponent import materially_best_moves
 from minichess.engine.search import (
     C_ABORTED,
-    C_CORRECTION,
-    C_EVASION_PRUNING,
-    C_FORCED,
-    C_FORCED_SPAN,
     C_NODE_LIMIT,
     C_NODES,
     C_NOISE,
-    C_NULL_MOVE,
-    C_PRUNING,
-    C_QUIESCENCE_PLIES,
-    C_QUIESCENCE_TABLE,
-    C_REDUCTIONS,
     C_SEED,
     C_SELDEPTH,
-    C_SELECTIVE_CHECKS,
-    C_SINGULAR,
     C_STOP,
     C_TT_GENERATION,
     INFINITE,
@@ -50,6 +39,7 @@ from minichess.engine.search import (
     MATE_BOUND,
     MAX_PLY,
     SEARCH_CONSTANTS,
+    TECHNIQUE_CONTROLS,
     SearchMemory,
     search,
 )
@@ -405,19 +395,8 @@ class Engine:
         control[C_NOISE] = noise
         control[C_SEED] = self.seed
         techniques = self.techniques or Techniques.for_variant(board.variant)
-        control[C_NULL_MOVE] = int(techniques.null_move)
-        control[C_REDUCTIONS] = int(techniques.reductions)
-        control[C_PRUNING] = int(techniques.pruning)
-        control[C_SINGULAR] = int(techniques.singular)
-        control[C_FORCED] = int(techniques.forced)
-        control[C_FORCED_SPAN] = techniques.forced_span
-        control[C_CORRECTION] = int(techniques.correction)
-        control[C_SELECTIVE_CHECKS] = int(techniques.selective_checks)
-        control[C_QUIESCENCE_TABLE] = int(techniques.quiescence_table)
-        control[C_EVASION_PRUNING] = int(techniques.evasion_pruning)
-        control[C_QUIESCENCE_PLIES] = techniques.quiescence_plies
-        for name, index in SEARCH_CONSTANTS.items():
-            control[index] = getattr(techniques, name)
+        for name, index in (TECHNIQUE_CONTROLS | SEARCH_CONSTANTS).items():
+            control[index] = int(getattr(techniques, name))
         self._tt_generation = getattr(self, "_tt_generation", 0) + 1 & 63
         control[C_TT_GENERATION] = self._tt_generation
         parameters = self._evaluation(board.variant)

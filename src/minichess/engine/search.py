@@ -172,6 +172,21 @@ SEARCH_CONSTANTS = {
 }
 """The search constants by their names in :class:`~minichess.engine.Techniques` and the
 control entry each is read from."""
+TECHNIQUE_CONTROLS = {
+    "null_move": C_NULL_MOVE,
+    "reductions": C_REDUCTIONS,
+    "pruning": C_PRUNING,
+    "singular": C_SINGULAR,
+    "forced": C_FORCED,
+    "forced_span": C_FORCED_SPAN,
+    "correction": C_CORRECTION,
+    "selective_checks": C_SELECTIVE_CHECKS,
+    "quiescence_table": C_QUIESCENCE_TABLE,
+    "evasion_pruning": C_EVASION_PRUNING,
+    "quiescence_plies": C_QUIESCENCE_PLIES,
+}
+"""The techniques' switches (1 or 0) and numbers by their names in
+:class:`~minichess.engine.Techniques` and the control entry each is read from."""
 
 # --- frame fields: one frame per ply --------------------------------------------------------------
 F_ALPHA = 0
