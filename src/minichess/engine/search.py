@@ -1035,14 +1035,15 @@ def skip_in_quiescence(pos, tab, weights, f, frames, ply, move, continuation, co
     """Step 9 in quiescence (captures not forced): captures that cannot lift the evaluation
     near alpha, and captures that lose material in exchanges; in check, with
     ``C_EVASION_PRUNING``, once an evasion has been searched, evasions that lose material in
-    exchanges and quiet ones that both continuation histories call bad."""
+    exchanges and quiet ones that both continuation histories call bad. Promotions and drops
+    are never skipped."""
     if (tab[FLAGS, F_COMPULSORY] != 0 or control[C_PRUNING] == 0
             or f[F_BEST] <= -MATE_BOUND or move_piece(move) != 0):
         return False
     if f[F_CHECK] != 0:
         if control[C_EVASION_PRUNING] == 0:
             return False
-        if not is_capture(pos, move) and not is_drop(move):
+        if not is_capture(pos, move):
             key = continuation_key(pos, move)
             if (continuation[frames[ply, F_PREVIOUS], key] < 0
                     and ply > 0 and continuation[frames[ply - 1, F_PREVIOUS], key] < 0):
