@@ -265,8 +265,8 @@ def fit_network(positions: Positions, ranks: int, hidden: int = 64, epochs: int 
                 log=print) -> tuple[np.ndarray, FitReport]:  # type: ignore[no-untyped-def]
     """Fit a network of ``hidden`` units per viewer and ``buckets`` outputs (each for about
     as many of the positions, by their number of pieces) to ``positions`` of a board of
-    ``ranks`` ranks (one in twenty held out to measure it) in ``epochs`` passes of steps of
-    ``batch`` positions; returns its block and a report."""
+    ``ranks`` ranks (one in twenty held out to measure it: ``held_out_split``) in ``epochs``
+    passes of steps of ``batch`` positions; returns its block and a report."""
     try:
         import torch
     except ImportError:
@@ -284,9 +284,8 @@ def fit_network(positions: Positions, ranks: int, hidden: int = 64, epochs: int 
     bucket = torch.from_numpy(kept_buckets)
     sums = torch.from_numpy(kept.sums.astype(np.float32))
     wanted = torch.from_numpy(targets(kept, mix))
-    order = rng.permutation(len(kept))
-    held_out = torch.from_numpy(order[: len(kept) // 20])
-    train = order[len(kept) // 20:]
+    held, train = held_out_split(len(kept), rng)
+    held_out = torch.from_numpy(held)
     model = _model(torch, hidden, len(edges) + 1)
     optimiser = torch.optim.Adam(model.parameters(), lr=2e-3)
     schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, epochs)
@@ -321,6 +320,26 @@ def fit_network(positions: Positions, ranks: int, hidden: int = 64, epochs: int 
     )
     return block, FitReport(len(kept), round(without, 6), round(held, 6),
                             round(time.perf_counter() - started, 1))
+
+
+def held_out_split(count: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """The rows of ``count`` positions held out to measure a fit (one in twenty) and those it
+    learns from, shuffled. The held-out rows are one run of consecutive positions: positions
+    are kept game by game, so they are whole games (but at the run's two ends). Positions of
+    one game are alike, and holding out single positions of the games the fit learns from
+    would flatter it, the more the fewer its games.
+
+    >>> held, train = held_out_split(100, np.random.default_rng(1))
+    >>> len(held), len(train), sorted([*held, *train]) == list(range(100))
+    (5, 95, True)
+    >>> bool(np.all(np.diff(held) == 1))
+    True
+    """
+    size = count // 20
+    first = int(rng.integers(0, count - size + 1))
+    train = np.concatenate([np.arange(first), np.arange(first + size, count)])
+    rng.shuffle(train)
+    return np.arange(first, first + size), train
 
 
 def bucket_edges(positions: Positions, buckets: int) -> tuple[np.ndarray, np.ndarray]:
