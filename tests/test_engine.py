@@ -207,23 +207,6 @@ def test_every_technique_reaches_the_search_by_a_control_entry():
     assert len(set(TECHNIQUE_CONTROLS.values()) | set(SEARCH_CONSTANTS.values())) == len(names)
 
 
-@pytest.mark.parametrize("rule", ["selective_checks", "quiescence_table", "evasion_pruning"])
-def test_fairy_stockfish_s_rules_are_switches_off_by_default(rule):
-    losalamos = Techniques.for_variant(get_variant("losalamos"))
-    assert not getattr(losalamos, rule)
-    board = Board("losalamos")
-    plain = Engine(seed=1).analyse(board, Limit(depth=9))
-    switched = Engine(seed=1, techniques=replace(losalamos, **{rule: True})).analyse(
-        board, Limit(depth=9))
-    assert switched.nodes < plain.nodes  # each searches fewer nodes where kings can be checked
-    assert switched.pv[0] in board.legal_moves
-    # where captures are compulsory there are no checks, and quiescence keeps its table as it was
-    antichess = Techniques.for_variant(get_variant("antichess"))
-    start = Board("antichess")
-    assert (Engine(seed=1, techniques=replace(antichess, **{rule: True})).analyse(
-        start, Limit(depth=6)).nodes == Engine(seed=1).analyse(start, Limit(depth=6)).nodes)
-
-
 def test_stop_ends_an_unlimited_search_from_another_thread():
     engine = Engine(seed=1)
     threading.Timer(0.3, engine.stop).start()

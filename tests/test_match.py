@@ -361,18 +361,6 @@ def test_a_player_spec_sets_how_far_forced_moves_are_extended():
             parse_player(f"level:10,forced_span={span}")
 
 
-def test_a_player_spec_switches_fairy_stockfish_s_search_rules():
-    spec = "level:10,selective_checks=1,quiescence_table=1,evasion_pruning=1"
-    player = parse_player(spec).create()
-    game = Game("losalamos")
-    assert player.choose_move(game) in game.board.legal_moves
-    techniques = player.engine.techniques
-    assert techniques.selective_checks and techniques.quiescence_table
-    assert techniques.evasion_pruning
-    with pytest.raises(PlayerSpecError, match="unknown option"):
-        parse_player("level:10,evasion_pruning=2")
-
-
 # --- the SPRT -----------------------------------------------------------------------------------
 
 

@@ -107,16 +107,6 @@ class Techniques:
     correction: bool = False
     """The static evaluation corrected by the errors searches found in it, by pawns and
     kings (correction history)."""
-    selective_checks: bool = False
-    """A check extends the search only at the root, or after a move of a node at least 7
-    plies deep that is in check or whose evaluation is more than 100 cp from level, as
-    Fairy-Stockfish's does; else every check extends."""
-    quiescence_table: bool = False
-    """Quiescence looks up and stores the transposition table at every ply (where captures
-    are not compulsory); else only at its first ply."""
-    evasion_pruning: bool = False
-    """Quiescence in check, once an evasion has been searched, skips evasions that lose
-    material in exchanges and quiet ones both continuation histories call bad."""
     # the search's constants, in centipawns unless said otherwise (tuned by
     # ``minichess.engine.spsa``; their names are also ``level:10`` options of a match)
     razor_margin: int = 300

@@ -152,9 +152,6 @@ C_QUIET_EXCHANGE = 24
 C_CAPTURE_EXCHANGE = 25
 C_HISTORY_PRUNING = 26
 C_NULL_MOVE_DIVISOR = 27
-C_SELECTIVE_CHECKS = 28  # 1: a check extends only where Fairy-Stockfish's would (check_extends)
-C_QUIESCENCE_TABLE = 29  # 1: quiescence uses the table at every ply where captures are not forced
-C_EVASION_PRUNING = 30  # 1: quiescence prunes evasions once one has been searched
 CONTROL_SIZE = 32
 SEARCH_CONSTANTS = {
     "razor_margin": C_RAZOR_MARGIN,
@@ -180,9 +177,6 @@ TECHNIQUE_CONTROLS = {
     "forced": C_FORCED,
     "forced_span": C_FORCED_SPAN,
     "correction": C_CORRECTION,
-    "selective_checks": C_SELECTIVE_CHECKS,
-    "quiescence_table": C_QUIESCENCE_TABLE,
-    "evasion_pruning": C_EVASION_PRUNING,
     "quiescence_plies": C_QUIESCENCE_PLIES,
 }
 """The techniques' switches (1 or 0) and numbers by their names in
@@ -748,32 +742,11 @@ def endgame_score(pos, tab, endgame, endgame_offsets, distance):
     return MATE - distance - plies if stored > 0 else -(MATE - distance - plies)
 
 
-CHECK_EXTENSION_DEPTH = 7
-CHECK_EXTENSION_MARGIN = 100
-"""Fairy-Stockfish's rule for a check's extension (``C_SELECTIVE_CHECKS``): the checking
-side's node had at least this depth, and an evaluation further than the margin from level."""
-
-
 @leaf_kernel
-def check_extends(frames, ply, control):
-    """Whether the check against the node at ``ply`` extends its search: always, or with
-    ``C_SELECTIVE_CHECKS`` only at the root, or after a move of a node at least
-    ``CHECK_EXTENSION_DEPTH`` deep that was itself in check or whose evaluation was further
-    than ``CHECK_EXTENSION_MARGIN`` from level."""
-    if control[C_SELECTIVE_CHECKS] == 0 or ply == 0:
-        return True
-    parent = frames[ply - 1]
-    return parent[F_DEPTH] >= CHECK_EXTENSION_DEPTH and (
-        parent[F_CHECK] != 0 or abs(parent[F_EVAL]) > CHECK_EXTENSION_MARGIN)
-
-
-@leaf_kernel
-def uses_table(tab, f, control):
+def uses_table(f):
     """Whether the node of frame ``f`` looks up and stores the transposition table: every
-    node outside quiescence and quiescence's first ply, and with ``C_QUIESCENCE_TABLE`` every
-    quiescence ply where captures are not compulsory (there the chains branch without end)."""
-    return f[F_DEPTH] >= 0 or (control[C_QUIESCENCE_TABLE] != 0
-                               and tab[FLAGS, F_COMPULSORY] == 0)
+    node outside quiescence and quiescence's first ply."""
+    return f[F_DEPTH] >= 0
 
 
 @kernel()
@@ -842,15 +815,14 @@ def enter_node(pos, tab, weights, network, undo, sp, ply, frames, moves, tt, eva
             return RETURN
     # 2. check, and its extension
     f[F_CHECK] = 1 if king_attacked(pos, tab, pos[STM]) else 0
-    if (f[F_CHECK] != 0 and f[F_QUIESCENCE] == 0 and f[F_EXCLUDED] == 0
-            and check_extends(frames, ply, control)):
+    if f[F_CHECK] != 0 and f[F_QUIESCENCE] == 0 and f[F_EXCLUDED] == 0:
         f[F_DEPTH] += 1
     if f[F_DEPTH] <= 0:
         f[F_QUIESCENCE] = 1
     f[F_ORIGINAL_ALPHA] = f[F_ALPHA]
     # 3. transposition table (not in a singular search, whose result leaves a move out)
     data = (tt_entry(tt, pos[HASH])
-            if uses_table(tab, f, control) and f[F_EXCLUDED] == 0 else 0)
+            if uses_table(f) and f[F_EXCLUDED] == 0 else 0)
     f[F_HASH_MOVE] = tt_move(data) if data != 0 else 0
     if data != 0:
         stored = tt_score(data, distance)
@@ -1031,24 +1003,13 @@ def skip_move(pos, tab, weights, f, frames, ply, move, quiet, history, reduction
 
 
 @leaf_kernel
-def skip_in_quiescence(pos, tab, weights, f, frames, ply, move, continuation, control):
-    """Step 9 in quiescence (captures not forced): captures that cannot lift the evaluation
-    near alpha, and captures that lose material in exchanges; in check, with
-    ``C_EVASION_PRUNING``, once an evasion has been searched, evasions that lose material in
-    exchanges and quiet ones that both continuation histories call bad. Promotions and drops
-    are never skipped."""
-    if (tab[FLAGS, F_COMPULSORY] != 0 or control[C_PRUNING] == 0
+def skip_in_quiescence(pos, tab, weights, f, move, control):
+    """Step 9 in quiescence (captures not forced, not in check): captures that cannot lift
+    the evaluation near alpha, and captures that lose material in exchanges. Promotions and
+    drops are never skipped."""
+    if (tab[FLAGS, F_COMPULSORY] != 0 or control[C_PRUNING] == 0 or f[F_CHECK] != 0
             or f[F_BEST] <= -MATE_BOUND or move_piece(move) != 0):
         return False
-    if f[F_CHECK] != 0:
-        if control[C_EVASION_PRUNING] == 0:
-            return False
-        if not is_capture(pos, move):
-            key = continuation_key(pos, move)
-            if (continuation[frames[ply, F_PREVIOUS], key] < 0
-                    and ply > 0 and continuation[frames[ply - 1, F_PREVIOUS], key] < 0):
-                return True
-        return not exchange_at_least(pos, tab, weights, move, 0)
     victim = piece_value(pos, weights, move_target(move))
     if victim < KING_VALUE and f[F_EVAL] + victim + control[C_QUIESCENCE_FUTILITY] <= f[F_ALPHA]:
         return True
@@ -1059,7 +1020,7 @@ def skip_in_quiescence(pos, tab, weights, f, frames, ply, move, continuation, co
 def finish_node(pos, tab, f, tt, generation, correction, control):
     """Step 13: the node's result, stored in the table (where ``uses_table``, not a singular
     search's) with the uncorrected evaluation; the correction history learns."""
-    if not uses_table(tab, f, control) or f[F_EXCLUDED] != 0:
+    if not uses_table(f) or f[F_EXCLUDED] != 0:
         return f[F_BEST]
     if f[F_BEST] >= f[F_BETA]:
         bound = BOUND_LOWER
@@ -1341,8 +1302,7 @@ def _search(pos, tab, weights, network, undo, sp0, depth, alpha, beta, tt, evals
                 quiet = not is_capture(pos, candidate) and (
                     is_drop(candidate) or move_piece(candidate) == 0)
                 if f[F_QUIESCENCE] != 0:
-                    skip = skip_in_quiescence(pos, tab, weights, f, frames, ply, candidate,
-                                              continuation, control)
+                    skip = skip_in_quiescence(pos, tab, weights, f, candidate, control)
                 else:
                     history = 0
                     if quiet:
@@ -1360,7 +1320,7 @@ def _search(pos, tab, weights, network, undo, sp0, depth, alpha, beta, tt, evals
             if move != 0:
                 record_move(accumulators, ply + 1, pos, move, undo[sp, UNDO_CAPTURED])
                 f[F_QUIET] = 1 if quiet else 0
-                if f[F_QUIESCENCE] == 0 or control[C_QUIESCENCE_TABLE] != 0:
+                if f[F_QUIESCENCE] == 0:
                     prefetch(tt, pos[HASH] & (tt.shape[0] - 1))  # the child's first look
                 f[F_MOVE] = move
                 new_depth = f[F_DEPTH] - 1 + forced_extension(f, ply, frames[0, F_DEPTH], control)

@@ -24,11 +24,9 @@ our variants from a file, plays a match with nothing else::
 
 ``level:N`` also takes engine options, to measure what a technique is worth by matches:
 ``nullmove=0|1``, ``reductions=0|1``, ``pruning=0|1``, ``singular=0|1``, ``forced=0|1``,
-``correction=0|1``, ``selective_checks=0|1``, ``quiescence_table=0|1``, ``evasion_pruning=0|1``
-(null-move pruning, late-move reductions, pruning at shallow depth, singular extensions, the only
-legal move searched a ply deeper, the correction history of the static evaluation,
-Fairy-Stockfish's rule for which checks extend, quiescence's table at every ply, quiescence's
-pruning of evasions), ``quiescence=N`` (how many plies quiescence follows captures, 1 to 32;
+``correction=0|1`` (null-move pruning, late-move reductions, pruning at shallow depth, singular
+extensions, the only legal move searched a ply deeper, the correction history of the static
+evaluation), ``quiescence=N`` (how many plies quiescence follows captures, 1 to 32;
 default: the variant's choice), ``forced_span=N`` (how many times the root's depth the only
 legal move is extended within, 1 to 8; default 2) and ``weights=start`` or ``weights=FILE``
 (the untuned starting weights of the evaluation, or those in a weights file as ``tuning.py`` writes
@@ -79,7 +77,6 @@ SPEC_HELP = (
     f"level:N (N = {LEVELS[0]}..{MAX_LEVEL}), random, greedy or uci:COMMAND, the engine players"
     " optionally followed by ,time=F (0 < F <= 1) to use only that share of the clock, level:N"
     " also by ,nullmove=0|1 ,reductions=0|1 ,pruning=0|1 ,singular=0|1 ,forced=0|1 ,correction=0|1"
-    " ,selective_checks=0|1 ,quiescence_table=0|1 ,evasion_pruning=0|1"
     " ,quiescence=1..32 ,forced_span=1..8 ,weights=start|FILE ,network=none|FILE ,book=none|FILE"
     " ,endgame=none"
     " and a search constant's name =N (razor_margin=250),"
@@ -89,9 +86,7 @@ SPEC_HELP = (
 )
 _TECHNIQUE_OPTIONS = {"nullmove": "null_move", "reductions": "reductions", "pruning": "pruning",
                       "singular": "singular", "forced": "forced",
-                      "correction": "correction", "selective_checks": "selective_checks",
-                      "quiescence_table": "quiescence_table",
-                      "evasion_pruning": "evasion_pruning"}
+                      "correction": "correction"}
 """``level:`` options that switch a search technique, and the Techniques field each sets."""
 _NUMBER_OPTIONS = {"quiescence": ("quiescence_plies", range(1, 33)),
                    "forced_span": ("forced_span", range(1, 9))}
