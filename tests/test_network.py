@@ -254,8 +254,9 @@ def test_scored_positions_are_kept_for_later_fits(tmp_path):
     (["--label", "search", "--label-share", "2"], "--label-share: a share from 0 to 1"),
     (["--save-scored", "scored.npz"], "--save-scored: with --label"),
     (["--label", "result"], "--label: search or uci:SPEC"),
+    (["--games", "10", "--start", "missing.npz"], "missing.npz: no network there"),
 ])
-def test_training_refuses_label_options_that_do_not_fit_together(arguments, message):
+def test_training_refuses_options_that_do_not_fit_together(arguments, message):
     command = [sys.executable, "-m", "minichess.engine.training", "--variant", "gardner"]
     finished = subprocess.run(command + arguments, capture_output=True, text=True, timeout=60)
     assert finished.returncode == 2 and message in finished.stderr
@@ -293,6 +294,28 @@ def test_a_fit_learns_what_the_weighted_sum_misses(tmp_path, buckets):
     correction = evaluate(state.position, state.tables, params, network, units) - weighted_sum(
         state.position, state.tables, params, units)
     assert 150 < correction < 250
+
+
+def test_a_fit_goes_on_from_a_network_it_is_given():
+    pytest.importorskip("torch")
+    from minichess.engine.training import fit_network
+
+    rng = np.random.default_rng(6)
+    count = 1000
+    boards = np.zeros((count, 64), dtype=np.int8)
+    boards[:, 0], boards[:, 35] = L.KING, 8 + L.KING
+    boards[np.arange(count), rng.integers(8, 30, count)] = L.ROOK
+    sums = rng.integers(-100, 100, count).astype(np.int32)
+    positions = Positions(boards, np.zeros(count, np.int8), sums + 100, sums,
+                          np.full(count, 0.5, np.float32))
+    start = network_block(rng.normal(0, 0.1, (INPUTS, 3)), np.full(3, 0.5),
+                          rng.normal(0, 30, (2, 6)), np.array([5.0, -5.0]), np.array([3]))
+    same, report = fit_network(positions, ranks=6, epochs=0, start=start, log=lambda _: None)
+    assert same.tolist() == start.tolist()  # its parameters, read back unchanged
+    better, after = fit_network(positions, ranks=6, epochs=3, batch=100, start=start,
+                                log=lambda _: None)
+    assert len(better) == len(start) and block_parts(better)[0].tolist() == [3]
+    assert after.held_out_loss_with < report.held_out_loss_with
 
 
 def test_long_training_steps_report_their_progress(capsys):

@@ -12,7 +12,8 @@ engine's search to ``--label-depth`` plies before the fit (the same labellers as
 ``tuning.py``'s), so that the network learns that engine's judgement of them; with
 ``--label-share F`` the new score makes only that share of the score target, the search's
 own the rest (their errors differ, so their mean can be nearer a deeper search than either);
-``--save-scored NPZ`` keeps the scored positions, so that another fit needs no new scoring.
+``--save-scored NPZ`` keeps the scored positions, so that another fit needs no new scoring;
+``--start NPZ`` fits on from a network's parameters instead of random ones.
 
     python -m minichess.engine.training --variant losalamos --games 20000 --nodes 8000 \\
         --hidden 64 --epochs 20 --positions-file losalamos.npz
@@ -39,7 +40,7 @@ import numpy as np
 from minichess.board import Board
 from minichess.core import layout as L
 from minichess.engine.engine import Engine, Limit
-from minichess.engine.evaluation import weighted_sum
+from minichess.engine.evaluation import WEIGHT_COUNT, weighted_sum
 from minichess.engine.labelling import (
     SCALE,
     Labeller,
@@ -49,11 +50,15 @@ from minichess.engine.labelling import (
     score_for,
 )
 from minichess.engine.network import (
+    ACTIVATION,
     INPUTS,
     MAX_BUCKETS,
     N_BUCKETS,
+    N_HIDDEN,
+    OUTPUT,
     UNIT_TYPE,
     UNITS,
+    block_parts,
     input_feature,
     network_block,
 )
@@ -247,6 +252,8 @@ def targets(positions: Positions, mix: float = MIX) -> np.ndarray:
 OUTPUT_SCALE = 300.0
 """Centipawns per unit of the trained output layer: the optimiser's steps are then of the
 size of the scores it fits."""
+RATE = 2e-3
+"""The optimiser's first step size (it falls to 0 along a cosine over the epochs)."""
 
 
 @dataclass
@@ -262,11 +269,15 @@ class FitReport:
 
 def fit_network(positions: Positions, ranks: int, hidden: int = 64, epochs: int = 20,
                 mix: float = MIX, seed: int = 1, batch: int = 8192, buckets: int = 1,
+                start: np.ndarray | None = None, rate: float = RATE,
                 log=print) -> tuple[np.ndarray, FitReport]:  # type: ignore[no-untyped-def]
     """Fit a network of ``hidden`` units per viewer and ``buckets`` outputs (each for about
     as many of the positions, by their number of pieces) to ``positions`` of a board of
     ``ranks`` ranks (one in twenty held out to measure it: ``held_out_split``) in ``epochs``
-    passes of steps of ``batch`` positions; returns its block and a report."""
+    passes of steps of ``batch`` positions, the first of size ``rate``; returns its block and
+    a report. Given the block of a network to ``start`` from, the fit goes on from its
+    parameters, with its units and its outputs' piece counts (``hidden`` and ``buckets`` are
+    not used)."""
     try:
         import torch
     except ImportError:
@@ -280,14 +291,20 @@ def fit_network(positions: Positions, ranks: int, hidden: int = 64, epochs: int 
     if len(kept) < 100:
         raise MinichessError(f"too few positions to fit a network ({len(kept)})")
     own, other = (torch.from_numpy(a) for a in input_features(kept, ranks))
-    edges, kept_buckets = bucket_edges(kept, buckets)
-    bucket = torch.from_numpy(kept_buckets)
+    if start is None:
+        edges, kept_buckets = bucket_edges(kept, buckets)
+    else:
+        edges, hidden = block_parts(start)[0], int(start[N_HIDDEN])
+        kept_buckets = np.searchsorted(edges, (kept.boards != 0).sum(axis=1), side="right")
+    bucket = torch.from_numpy(kept_buckets.astype(np.int64))
     sums = torch.from_numpy(kept.sums.astype(np.float32))
     wanted = torch.from_numpy(targets(kept, mix))
     held_rows, train = held_out_split(len(kept), rng)
     held_out = torch.from_numpy(held_rows)
     model = _model(torch, hidden, len(edges) + 1)
-    optimiser = torch.optim.Adam(model.parameters(), lr=2e-3)
+    if start is not None:
+        _set_parameters(torch, model, start)
+    optimiser = torch.optim.Adam(model.parameters(), lr=rate)
     schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, epochs)
 
     def loss(rows, with_network=True):  # type: ignore[no-untyped-def]
@@ -297,10 +314,10 @@ def fit_network(positions: Positions, ranks: int, hidden: int = 64, epochs: int 
 
     with torch.no_grad():
         without = float(loss(held_out, with_network=False))
-    held = without
+        held = float(loss(held_out))
     for epoch in range(epochs):
-        for start in range(0, len(train), batch):
-            rows = torch.from_numpy(train[start:start + batch])
+        for first in range(0, len(train), batch):
+            rows = torch.from_numpy(train[first:first + batch])
             optimiser.zero_grad()
             value = loss(rows)
             value.backward()
@@ -387,6 +404,18 @@ def _model(torch, hidden: int, buckets: int = 1):  # type: ignore[no-untyped-def
     return Model()
 
 
+def _set_parameters(torch, model, block: np.ndarray) -> None:  # type: ignore[no-untyped-def]
+    """Give ``model`` the parameters of the network ``block`` (the inverse of
+    ``network_block``, to the integers' precision)."""
+    _, outputs, biases, inputs = (part.astype(np.float32) for part in block_parts(block))
+    with torch.no_grad():
+        model.inputs.weight[:INPUTS] = torch.from_numpy(inputs / ACTIVATION)
+        model.biases[:] = torch.from_numpy(biases / ACTIVATION)
+        model.output.weight[:] = torch.from_numpy(outputs[:, 1:] / (OUTPUT * OUTPUT_SCALE))
+        model.output.bias[:] = torch.from_numpy(
+            outputs[:, 0] / (ACTIVATION * OUTPUT * OUTPUT_SCALE))
+
+
 # --- the whole job ---------------------------------------------------------------------------
 
 
@@ -403,12 +432,14 @@ def train(variant_name: str, games: int, nodes: int, hidden: int, epochs: int, s
           save_positions: str | None = None, verify: int = 0, time_control: str = "2+0.05",
           concurrency: int | None = None, ray: str | None = None,
           output: str | None = None, labeller: Labeller | None = None,
-          label_share: float = 1.0, save_scored: str | None = None, buckets: int = 1) -> dict:
+          label_share: float = 1.0, save_scored: str | None = None, buckets: int = 1,
+          start: str | None = None, rate: float = RATE) -> dict:
     """Self-play (``games`` games at ``nodes`` nodes a move, with the variant's evaluation as
     it is) and/or positions from files, scored again by ``labeller`` if one is given (its
     score ``label_share`` of the target's, the search's the rest; saved to ``save_scored``
-    before the fit), then the fit (``buckets`` outputs); the network is saved if it wins a
-    ``verify``-game match against the engine without it (0: saved anyway)."""
+    before the fit), then the fit (``buckets`` outputs, or on from the network in the file
+    ``start``; first step ``rate``); the network is saved if it wins a ``verify``-game match
+    against the engine without it (0: saved anyway)."""
     variant = get_variant(variant_name)
     parts = [Positions.load(*positions_files)] if positions_files else []
     report: dict = {"variant": variant.name, "seed": seed}
@@ -438,10 +469,13 @@ def train(variant_name: str, games: int, nodes: int, hidden: int, epochs: int, s
         print(json.dumps(report["label"]), flush=True)
         if save_scored:
             positions.save(save_scored)
+    start_block = (variant_weights(variant, network=start)[WEIGHT_COUNT:]
+                   if start is not None else None)
     block, fitted = fit_network(positions, variant.ranks, hidden, epochs, mix, seed,
-                                buckets=buckets)
-    report["fit"] = {"hidden": hidden, "buckets": int(block[N_BUCKETS]), "epochs": epochs,
-                     "mix": mix, **vars(fitted)}
+                                buckets=buckets, start=start_block, rate=rate)
+    report["fit"] = {"hidden": int(block[N_HIDDEN]), "buckets": int(block[N_BUCKETS]),
+                     "epochs": epochs, "mix": mix, "rate": rate,
+                     **({"start": str(start)} if start is not None else {}), **vars(fitted)}
     print(json.dumps(report["fit"]), flush=True)
     if verify:
         report["verification"] = match = _verification(variant, block, verify, seed,
@@ -476,6 +510,11 @@ def main() -> None:
     parser.add_argument("--buckets", type=int, default=1,
                         help="outputs, each for a range of numbers of pieces (default 1)")
     parser.add_argument("--epochs", type=int, default=20)
+    parser.add_argument("--rate", type=float, default=RATE,
+                        help="the optimiser's first step size (default %(default)s)")
+    parser.add_argument("--start", metavar="NPZ",
+                        help="fit on from this network (its units and outputs; --hidden and "
+                        "--buckets are not used)")
     parser.add_argument("--mix", type=float, default=MIX,
                         help="share of the search's score in the target (default %(default)s)")
     parser.add_argument("--seed", type=int, default=1)
@@ -516,10 +555,18 @@ def main() -> None:
         parser.error("--save-scored: with --label")
     if not 1 <= args.buckets <= MAX_BUCKETS:
         parser.error(f"--buckets: 1 to {MAX_BUCKETS}")
-    train(args.variant, args.games, args.nodes, args.hidden, args.epochs, args.seed, args.mix,
-          tuple(args.positions_file), args.save_positions, args.verify, args.time,
-          args.concurrency, args.ray, args.output, labeller, args.label_share, args.save_scored,
-          args.buckets)
+    try:
+        if args.start is not None:  # checked before hours of self-play, not after them
+            variant_weights(args.variant, network=args.start)
+    except MinichessError as error:
+        parser.error(f"--start: {error}")
+    try:
+        train(args.variant, args.games, args.nodes, args.hidden, args.epochs, args.seed, args.mix,
+              tuple(args.positions_file), args.save_positions, args.verify, args.time,
+              args.concurrency, args.ray, args.output, labeller, args.label_share, args.save_scored,
+              args.buckets, args.start, args.rate)
+    except MinichessError as error:
+        parser.exit(1, f"{parser.prog}: error: {error}\n")
 
 
 if __name__ == "__main__":
