@@ -255,6 +255,7 @@ def test_scored_positions_are_kept_for_later_fits(tmp_path):
     (["--save-scored", "scored.npz"], "--save-scored: with --label"),
     (["--label", "result"], "--label: search or uci:SPEC"),
     (["--games", "10", "--start", "missing.npz"], "missing.npz: no network there"),
+    (["--games", "10", "--rate", "0"], "--rate: a step size above 0"),
 ])
 def test_training_refuses_options_that_do_not_fit_together(arguments, message):
     command = [sys.executable, "-m", "minichess.engine.training", "--variant", "gardner"]

@@ -555,6 +555,8 @@ def main() -> None:
         parser.error("--save-scored: with --label")
     if not 1 <= args.buckets <= MAX_BUCKETS:
         parser.error(f"--buckets: 1 to {MAX_BUCKETS}")
+    if not args.rate > 0:
+        parser.error("--rate: a step size above 0")
     try:
         if args.start is not None:  # checked before hours of self-play, not after them
             variant_weights(args.variant, network=args.start)
