@@ -295,8 +295,8 @@ def fit_network(positions: Positions, ranks: int, hidden: int = 64, epochs: int 
         edges, kept_buckets = bucket_edges(kept, buckets)
     else:
         edges, hidden = block_parts(start)[0], int(start[N_HIDDEN])
-        kept_buckets = np.searchsorted(edges, (kept.boards != 0).sum(axis=1), side="right")
-    bucket = torch.from_numpy(kept_buckets.astype(np.int64))
+        kept_buckets = bucket_of(kept, edges)
+    bucket = torch.from_numpy(kept_buckets)
     sums = torch.from_numpy(kept.sums.astype(np.float32))
     wanted = torch.from_numpy(targets(kept, mix))
     held_rows, train = held_out_split(len(kept), rng)
@@ -376,7 +376,15 @@ def bucket_edges(positions: Positions, buckets: int) -> tuple[np.ndarray, np.nda
     wanted = np.quantile(pieces, np.arange(1, buckets) / buckets) if len(pieces) else []
     edges = np.unique(np.ceil(wanted).astype(np.int64))
     edges = edges[edges > pieces.min()] if len(pieces) else edges
-    return edges, np.searchsorted(edges, pieces, side="right").astype(np.int64)
+    return edges, bucket_of(positions, edges)
+
+
+def bucket_of(positions: Positions, edges: np.ndarray) -> np.ndarray:
+    """The output of each of ``positions`` by its number of pieces, where ``edges`` are the
+    piece counts at which the outputs after the first start (as ``network.py``'s search
+    picks it)."""
+    pieces = (positions.boards != 0).sum(axis=1)
+    return np.searchsorted(edges, pieces, side="right").astype(np.int64)
 
 
 def _model(torch, hidden: int, buckets: int = 1):  # type: ignore[no-untyped-def]
