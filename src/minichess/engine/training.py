@@ -449,6 +449,9 @@ def train(variant_name: str, games: int, nodes: int, hidden: int, epochs: int, s
     ``start``; first step ``rate``); the network is saved if it wins a ``verify``-game match
     against the engine without it (0: saved anyway)."""
     variant = get_variant(variant_name)
+    # the network to start from is read before the hours of self-play, not after them
+    start_block = (variant_weights(variant, network=start)[WEIGHT_COUNT:]
+                   if start is not None else None)
     parts = [Positions.load(*positions_files)] if positions_files else []
     report: dict = {"variant": variant.name, "seed": seed}
     if games:
@@ -477,8 +480,6 @@ def train(variant_name: str, games: int, nodes: int, hidden: int, epochs: int, s
         print(json.dumps(report["label"]), flush=True)
         if save_scored:
             positions.save(save_scored)
-    start_block = (variant_weights(variant, network=start)[WEIGHT_COUNT:]
-                   if start is not None else None)
     block, fitted = fit_network(positions, variant.ranks, hidden, epochs, mix, seed,
                                 buckets=buckets, start=start_block, rate=rate)
     report["fit"] = {"hidden": int(block[N_HIDDEN]), "buckets": int(block[N_BUCKETS]),
