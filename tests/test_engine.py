@@ -190,6 +190,17 @@ def test_the_correction_history_corrects_the_evaluation_in_losalamos_only():
     assert corrected.pv[0] in board.legal_moves
 
 
+def test_no_null_move_on_boards_of_25_squares_or_fewer():
+    assert not Techniques.for_variant(get_variant("csc111")).null_move
+    assert not Techniques.for_variant(get_variant("gardner")).null_move
+    assert Techniques.for_variant(get_variant("minitchess")).null_move
+    # A gardner opening where White wins by the sacrifice Bd2 (cxd2 Nxd2: Fairy-Stockfish
+    # +362 at depth 22); with null moves our search chose a repetition even at depth 28.
+    board = Board("gardner", fen="rnbqk/1p1pp/pPpP1/P1P1P/RNBQK w - - 0 3")
+    info = Engine(seed=1).analyse(board, Limit(depth=16))
+    assert board.san(info.pv[0]) == "Bd2" and info.score > 200
+
+
 def test_the_forced_move_extension_reaches_as_far_as_its_span():
     antichess = Techniques.for_variant(get_variant("antichess"))
     assert antichess.forced_span == 2

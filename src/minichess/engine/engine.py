@@ -141,13 +141,14 @@ class Techniques:
 
     @classmethod
     def for_variant(cls, variant: VariantDefinition) -> Techniques:
-        """What the engine uses in ``variant``: no null move on the smallest boards, where
-        zugzwang is everywhere; short capture chains where captures are compulsory (they
-        branch without end); no singular extension in minitchess, where a match showed it
-        gains nothing; the correction history where a match against Fairy-Stockfish showed it
-        gains, losalamos (docs/engine.md)."""
+        """What the engine uses in ``variant``: no null move on boards of 25 squares or fewer
+        (csc111, gardner), where zugzwang is everywhere (in gardner a match against
+        Fairy-Stockfish showed the search gains without it); short capture chains where
+        captures are compulsory (they branch without end); no singular extension in
+        minitchess, where a match showed it gains nothing; the correction history where a
+        match against Fairy-Stockfish showed it gains, losalamos (docs/engine.md)."""
         return cls(
-            null_move=variant.files * variant.ranks >= 25,
+            null_move=variant.files * variant.ranks > 25,
             quiescence_plies=4 if variant.compulsory_capture else 12,
             singular=variant.name != "minitchess",
             correction=variant.name == "losalamos",
