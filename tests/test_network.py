@@ -27,6 +27,7 @@ from minichess.engine.network import (
     UNITS,
     block_parts,
     network_block,
+    network_ensemble,
     network_score,
     network_score_at,
     record_move,
@@ -146,6 +147,35 @@ def test_accumulators_kept_move_by_move_equal_those_computed_afresh(variant, fen
                 network_score(pos, tab, params, start, network, units)
     assert plies == 2 * MAX_UPDATES + 10
     assert kinds == ({"move", "capture", "drop"} if variant == "chess36" else {"move", "capture"})
+
+
+def test_an_ensemble_scores_the_mean_of_its_networks(tmp_path):
+    members = [random_block(seed=1), random_block(seed=2, buckets=3),
+               random_block(seed=3, buckets=2)]
+    ensemble = network_ensemble(members)
+    assert int(ensemble[0]) == 3 * HIDDEN
+    assert block_parts(ensemble)[0].tolist() == [20, 22]  # the members' piece counts together
+
+    def score(board: Board, block: np.ndarray) -> int:
+        state = board.core_state()
+        params = np.concatenate([variant_weights("losalamos", network=NO_NETWORK), block])
+        return network_score(state.position, state.tables, params, len(params) - len(block),
+                             search_network(block), np.zeros(UNITS, dtype=UNIT_TYPE))
+
+    for board in random_boards("losalamos", 10):
+        mean = np.mean([score(board, block) for block in members])
+        assert abs(score(board, ensemble) - mean) < 2  # integer rounding
+    for number, block in enumerate(members):
+        np.savez(tmp_path / f"member{number}.npz", block=block)
+    files = [str(tmp_path / f"member{number}.npz") for number in range(3)]
+    subprocess.run([sys.executable, "-m", "minichess.engine.training", "--variant", "losalamos",
+                    "--ensemble", *files, "--output", str(tmp_path / "all.npz")], check=True,
+                   capture_output=True)
+    assert np.array_equal(variant_weights("losalamos", network=tmp_path / "all.npz"),
+                          np.concatenate([variant_weights("losalamos", network=NO_NETWORK),
+                                          ensemble]))
+    with pytest.raises(ValueError, match="at most"):
+        network_ensemble([random_block(seed=s) for s in range(65)])  # 520 units
 
 
 def test_a_network_beyond_the_search_integers_is_refused():

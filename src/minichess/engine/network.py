@@ -301,6 +301,43 @@ def network_block(input_weights: np.ndarray, biases: np.ndarray, output_weights:
     return block
 
 
+def network_ensemble(blocks: list[np.ndarray]) -> np.ndarray:
+    """One network that scores as the mean of the networks of ``blocks``: their hidden units
+    side by side, each output's weights divided by their number. The outputs' piece counts are
+    those of all of them together (each output takes, from every network, the output of its
+    numbers of pieces). An ensemble's errors are smaller than its members' where theirs differ.
+    Raises ValueError where the sum of their units exceeds ``MAX_HIDDEN``, the outputs
+    ``MAX_BUCKETS``, or its integers the search's (``search_fit_error``).
+
+    >>> one = network_block(np.ones((INPUTS, 2)), np.zeros(2), np.full((1, 4), 2.0), np.ones(1))
+    >>> two = network_block(np.ones((INPUTS, 3)), np.zeros(3), np.zeros((2, 6)), np.ones(2), [9])
+    >>> both = network_ensemble([one, two])
+    >>> int(both[N_HIDDEN]), int(both[N_BUCKETS]), block_parts(both)[1][:, 1].tolist()
+    (5, 2, [64, 64])
+    """
+    if not blocks or any(block[N_HIDDEN] == 0 for block in blocks):
+        raise ValueError("an ensemble needs one or more networks")
+    parts = [block_parts(block) for block in blocks]
+    edges = np.array(sorted({int(edge) for part in parts for edge in part[0]}), np.int64)
+    if sum(int(block[N_HIDDEN]) for block in blocks) > MAX_HIDDEN or len(edges) >= MAX_BUCKETS:
+        raise ValueError(f"an ensemble has at most {MAX_HIDDEN} hidden units and "
+                         f"{MAX_BUCKETS} outputs")
+    rows = []
+    for pieces in [0, *edges]:  # a number of pieces that each output covers
+        chosen = [part[1][np.searchsorted(part[0], pieces, side="right")] for part in parts]
+        mover = [row[1:1 + len(part[2])] for row, part in zip(chosen, parts, strict=True)]
+        waiter = [row[1 + len(part[2]):] for row, part in zip(chosen, parts, strict=True)]
+        rows.append(np.concatenate([[sum(row[0] for row in chosen)], *mover, *waiter]))
+    outputs = np.round(np.array(rows, np.float64) / len(blocks))
+    block = np.concatenate([
+        [outputs.shape[1] // 2, len(rows)], edges, outputs.reshape(-1),
+        *(part[2] for part in parts),
+        np.concatenate([part[3] for part in parts], axis=1).reshape(-1),
+    ]).astype(np.int64)
+    _check_search_fit(block)
+    return block
+
+
 def search_fit_error(block: np.ndarray) -> str | None:
     """Why the network of ``block`` does not fit the search's 16-bit integers, or None: a
     hidden unit, its bias plus the input weights of a piece on every one of the 64 squares,

@@ -61,6 +61,7 @@ from minichess.engine.network import (
     block_parts,
     input_feature,
     network_block,
+    network_ensemble,
 )
 from minichess.engine.progress import progress_reports
 from minichess.engine.weights import NO_NETWORK, WEIGHTS_DIR, variant_weights
@@ -496,6 +497,27 @@ def train(variant_name: str, games: int, nodes: int, hidden: int, epochs: int, s
     return report
 
 
+def ensemble(variant_name: str, networks: tuple[str, ...], output: str | None = None) -> dict:
+    """Write one network that scores as the mean of the networks in the files ``networks``
+    (``network_ensemble``) where the engine finds it (or to ``output``); no self-play and no
+    fit. Its ``about`` keeps each member's file and ``about``."""
+    variant = get_variant(variant_name)
+    blocks = [variant_weights(variant, network=path)[WEIGHT_COUNT:] for path in networks]
+    try:
+        block = network_ensemble(blocks)
+    except ValueError as error:
+        raise MinichessError(str(error)) from None
+    members = []
+    for path in networks:
+        with np.load(path) as data:
+            about = json.loads(str(data["about"])) if "about" in data else {}
+        members.append({"file": Path(path).name, "about": about})
+    report = {"variant": variant.name, "ensemble": members,
+              "fit": {"hidden": int(block[N_HIDDEN]), "buckets": int(block[N_BUCKETS])}}
+    report["saved"] = str(save_network(variant, block, report, output))
+    return report
+
+
 def _verification(variant: VariantDefinition, block: np.ndarray, games: int, seed: int,
                   time_control: str, concurrency: int | None, ray: str | None) -> dict:
     """The match of the engine with the network against the engine without it."""
@@ -550,7 +572,16 @@ def main() -> None:
                         help="time control of the verification (default %(default)s)")
     parser.add_argument("--concurrency", type=int, default=None, metavar="N")
     parser.add_argument("--ray", metavar="ADDRESS")
+    parser.add_argument("--ensemble", nargs="+", default=(), metavar="NPZ",
+                        help="no self-play or fit: write one network that scores as the mean "
+                        "of these networks (their units side by side)")
     args = parser.parse_args()
+    if args.ensemble:
+        try:
+            print(json.dumps(ensemble(args.variant, tuple(args.ensemble), args.output)["fit"]))
+        except MinichessError as error:
+            parser.exit(1, f"{parser.prog}: error: {error}\n")
+        return
     try:
         labeller = Labeller.parse(args.label, args.label_depth) if args.label else None
     except MinichessError as error:
