@@ -328,14 +328,11 @@ def network_ensemble(blocks: list[np.ndarray]) -> np.ndarray:
         mover = [row[1:1 + len(part[2])] for row, part in zip(chosen, parts, strict=True)]
         waiter = [row[1 + len(part[2]):] for row, part in zip(chosen, parts, strict=True)]
         rows.append(np.concatenate([[sum(row[0] for row in chosen)], *mover, *waiter]))
-    outputs = np.round(np.array(rows, np.float64) / len(blocks))
-    block = np.concatenate([
-        [outputs.shape[1] // 2, len(rows)], edges, outputs.reshape(-1),
-        *(part[2] for part in parts),
-        np.concatenate([part[3] for part in parts], axis=1).reshape(-1),
-    ]).astype(np.int64)
-    _check_search_fit(block)
-    return block
+    outputs = np.array(rows, np.float64) / len(blocks)
+    # back to the floats network_block takes: it multiplies them again, exactly
+    return network_block(np.concatenate([part[3] for part in parts], axis=1) / ACTIVATION,
+                         np.concatenate([part[2] for part in parts]) / ACTIVATION,
+                         outputs[:, 1:] / OUTPUT, outputs[:, 0] / (ACTIVATION * OUTPUT), edges)
 
 
 def search_fit_error(block: np.ndarray) -> str | None:
