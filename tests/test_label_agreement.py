@@ -19,7 +19,7 @@ def run(*arguments: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_each_score_is_compared_with_the_reference_depth():
-    completed = run("--variant", "gardner", "--games", "2", "--nodes", "300", "--sample", "12",
+    completed = run("--variant", "gardner", "--games", "4", "--nodes", "300", "--sample", "12",
                     "--depths", "2,3", "--reference", "4", "--concurrency", "1", "--json")
     assert completed.returncode == 0, completed.stderr
     report = json.loads(completed.stdout)
