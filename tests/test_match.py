@@ -19,13 +19,16 @@ import pytest
 from minichess import Board
 from minichess.cli.main import main
 from minichess.engine.weights import starting_weights
+from minichess.errors import MinichessError
 from minichess.game import Game, TimeControl
 from minichess.match import (
+    Opening,
     PlayerSpec,
     PlayerSpecError,
     balanced_openings,
     parse_player,
     play_match,
+    read_openings,
 )
 from minichess.match.sprt import Decision, Sprt
 from minichess.notation.pgn import read_pgn, read_pgn_file
@@ -126,6 +129,47 @@ def test_openings_are_balanced_different_and_the_same_for_a_seed():
         assert game.board.fen() == opening.fen
 
 
+def test_openings_from_a_file_of_fens(tmp_path):
+    path = tmp_path / "openings.fen"
+    start = Board("minitchess").fen()
+    after_one = Board("minitchess")
+    after_one.push_uci("a2a3")
+    path.write_text(f"# two positions\n{start}\n\n{after_one.fen()}\n")
+    openings = read_openings(path, "minitchess")
+    assert [opening.fen for opening in openings] == [start, after_one.fen()]
+
+
+def test_a_matchs_own_pgn_gives_back_its_openings(match, tmp_path):
+    result, _ = match
+    path = tmp_path / "games.pgn"
+    path.write_text(result.pgn())
+    openings = read_openings(path, "minitchess")
+    fens = [read_pgn(game.pgn)[0].start_fen for game in result.games]
+    assert [opening.fen for opening in openings] == fens[::2]  # one for each pair of games
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "complaint"),
+    [
+        ("bad.fen", "# fine\nrnbqk/8 w - - 0 1\n", r"bad\.fen, line 2: "),
+        ("over.fen", "4k/5/5/5/5/5 w - - 0 1\n", r"over\.fen, line 1: the game is already over"),
+        ("empty.fen", "# nothing\n\n", "holds no opening"),
+        ("other.pgn", '[Variant "csc111"]\n\n*\n', r"other\.pgn, game 1: a game of csc111"),
+        ("broken.pgn", '[Variant "minitchess"]\n\n1. Zz9 *\n', r"broken\.pgn: game 1"),
+    ],
+)
+def test_a_bad_openings_file_says_where(tmp_path, name, text, complaint):
+    path = tmp_path / name
+    path.write_text(text)
+    with pytest.raises(MinichessError, match=complaint):
+        read_openings(path, "minitchess")
+
+
+def test_a_missing_openings_file_is_named():
+    with pytest.raises(MinichessError, match=r"cannot read /no/such/openings\.fen"):
+        read_openings("/no/such/openings.fen", "minitchess")
+
+
 # --- play_match ---------------------------------------------------------------------------------
 
 
@@ -184,6 +228,29 @@ def test_bad_match_arguments_are_errors():
 
 
 # --- the command line ---------------------------------------------------------------------------
+
+
+def test_match_command_plays_the_openings_of_a_file_in_turn(capsys, tmp_path):
+    board = Board("csc111")
+    second = Board("csc111")
+    second.push(second.legal_moves[0])
+    path = tmp_path / "openings.fen"
+    path.write_text(f"{board.fen()}\n{second.fen()}\n")
+    pgn = tmp_path / "games.pgn"
+    status = main(["match", "random", "greedy", "--variant", "csc111", "--games", "6",
+                   "--time", "5+0.1", "--concurrency", "2", "--openings", str(path),
+                   "--pgn", str(pgn)])
+    assert status == 0
+    starts = [game.start_fen for game in read_pgn_file(pgn)]
+    assert starts == [board.fen()] * 2 + [second.fen()] * 2 + [board.fen()] * 2
+
+
+def test_a_match_takes_the_start_or_given_openings_not_both():
+    with pytest.raises(MinichessError, match="not both"):
+        play_match(["random", "greedy"], "csc111", games=2, from_start=True,
+                   openings=[Opening(Board("csc111").fen(), (), 0)])
+    with pytest.raises(MinichessError, match="at least one opening"):
+        play_match(["random", "greedy"], "csc111", games=2, openings=[])
 
 
 def test_match_command_json_and_pgn(capsys, tmp_path):

@@ -5,6 +5,7 @@
     minichess match level:10 "uci:minichess uci" --json
     minichess match level:10 level:10,weights=start --sprt 0,5 --games 2000 --time 2+0.05
     minichess match level:10 random --variant csc111 --ray auto
+    minichess match level:10,network=NEW level:10 --openings games.pgn --pgn again.pgn
 
 A ``uci:`` player is an external UCI engine with its command and arguments, given as one
 argument (quote it in the shell); see :mod:`minichess.match.specs` for all players.
@@ -28,7 +29,13 @@ from minichess.cli.arguments import (
     add_concurrency_argument,
     positive_int,
 )
-from minichess.match import DEFAULT_TIME_CONTROL, GameReport, MatchResult, play_match
+from minichess.match import (
+    DEFAULT_TIME_CONTROL,
+    GameReport,
+    MatchResult,
+    play_match,
+    read_openings,
+)
 from minichess.match.specs import SPEC_HELP
 from minichess.match.sprt import parse_sprt
 
@@ -71,6 +78,10 @@ def register(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--start", action="store_true",
                         help="play every game from the variant's start position (colours still"
                         " alternate) instead of balanced openings")
+    parser.add_argument("--openings", metavar="FILE",
+                        help="play a pair of games from each opening of FILE in turn instead of"
+                        " balanced openings: one FEN a line, or the start positions of a PGN's"
+                        " games (a match's own --pgn gives back its openings)")
     parser.add_argument("--seed", type=int, default=None, metavar="S",
                         help="seed of the openings and of the chance in the players' moves"
                              " (random, greedy, the weaker levels; default: random; the report"
@@ -95,6 +106,7 @@ def run(args: argparse.Namespace) -> None:
     """Play the match, then print the report and write the games."""
     sprt = parse_sprt(args.sprt, args.alpha, args.beta) if args.sprt else None
     games = args.games if args.games is not None or sprt else DEFAULT_GAMES
+    openings = read_openings(args.openings, args.variant) if args.openings else None
     pgn_file = _open_for_writing(args.pgn) if args.pgn else None
     with MatchProgress(games, sprt is not None, enabled=sys.stderr.isatty()) as progress:
 
@@ -107,7 +119,7 @@ def run(args: argparse.Namespace) -> None:
         try:
             result = play_match(args.players, args.variant, games, args.time, args.concurrency,
                                 args.seed, on_game=on_game, sprt=sprt, ray=args.ray,
-                                from_start=args.start)
+                                from_start=args.start, openings=openings)
         finally:
             if pgn_file is not None:
                 pgn_file.close()

@@ -12,7 +12,7 @@ difference they show, and the SPRT that stops a match once it decides.
 """
 
 from minichess.match.elo import EloEstimate, elo_estimate, elo_from_score, expected_score
-from minichess.match.openings import Opening, balanced_openings
+from minichess.match.openings import Opening, balanced_openings, read_openings
 from minichess.match.runner import DEFAULT_TIME_CONTROL, GameReport, MatchResult, play_match
 from minichess.match.specs import PlayerSpec, PlayerSpecError, parse_player
 from minichess.match.sprt import Decision, Sprt, SprtError, parse_sprt
@@ -35,4 +35,5 @@ __all__ = [
     "parse_player",
     "parse_sprt",
     "play_match",
+    "read_openings",
 ]

@@ -15,9 +15,12 @@ import itertools
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 from minichess.board import Board
 from minichess.engine import Engine, Limit
+from minichess.errors import MinichessError
+from minichess.notation.pgn import read_pgn
 from minichess.variants import VariantDefinition, get_variant
 
 SEARCH_DEPTH = 6
@@ -110,6 +113,58 @@ def _new_openings(variant: VariantDefinition, seed: int, plies: tuple[int, int],
 def start_opening(variant: VariantDefinition) -> Opening:
     """The start position as an opening (of last resort, or for games from the start)."""
     return Opening(Board(variant).fen(), (), 0)
+
+
+def read_openings(path: str | Path, variant: str | VariantDefinition) -> list[Opening]:
+    """The openings in the file ``path``, in its order, for a match of ``variant``.
+
+    A file whose name ends in ``.pgn`` gives each game's start position (its FEN tag, or the
+    variant's start), the moves of the games unplayed; a position that repeats the one before
+    it is taken once, so a match's own PGN, where each opening begins two games, gives back
+    that match's openings. Any other file holds one FEN a line; blank lines and lines that
+    begin with ``#`` are skipped. Raises MinichessError naming the file and the line or game
+    that is wrong: unreadable, not a position of ``variant``, or one where the game is over.
+    """
+    variant = get_variant(variant)
+    path = Path(path).expanduser()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise MinichessError(f"cannot read {path}: {getattr(error, 'strerror', None) or error}"
+                             ) from None
+    if path.suffix.lower() == ".pgn":
+        places = _pgn_start_positions(text, variant, path)
+    else:
+        places = [(f"line {number}", line.strip()) for number, line in
+                  enumerate(text.splitlines(), start=1)
+                  if line.strip() and not line.lstrip().startswith("#")]
+    openings: list[Opening] = []
+    for place, fen in places:
+        try:
+            board = Board(variant, fen)
+        except MinichessError as error:
+            raise MinichessError(f"{path}, {place}: {error}") from None
+        if board.is_game_over():
+            raise MinichessError(f"{path}, {place}: the game is already over in {fen!r}")
+        if not openings or openings[-1].fen != board.fen():
+            openings.append(Opening(board.fen(), (), 0))
+    if not openings:
+        raise MinichessError(f"{path} holds no opening")
+    return openings
+
+
+def _pgn_start_positions(text: str, variant: VariantDefinition,
+                         path: Path) -> list[tuple[str, str]]:
+    """Each game's place in the file and start position; every game must be of ``variant``."""
+    try:
+        games = read_pgn(text, variant)
+    except MinichessError as error:
+        raise MinichessError(f"{path}: {error}") from None
+    for number, game in enumerate(games, start=1):
+        if game.board.variant.name != variant.name:
+            raise MinichessError(f"{path}, game {number}: a game of {game.board.variant.name},"
+                                 f" not {variant.name}")
+    return [(f"game {number}", game.start_fen) for number, game in enumerate(games, start=1)]
 
 
 def _random_line(variant: VariantDefinition, plies: int, chooser: random.Random) -> Board:

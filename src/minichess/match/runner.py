@@ -194,6 +194,7 @@ def play_match(
     sprt: Sprt | None = None,
     ray: str | None = None,
     from_start: bool = False,
+    openings: Sequence[Opening] | None = None,
 ) -> MatchResult:
     """Play ``games`` games between two players and return the result.
 
@@ -208,7 +209,9 @@ def play_match(
     or unbounded if None); ``ray`` plays the games on the Ray cluster at that address
     (``"auto"``: a local Ray instance started for the match) instead of local processes.
     ``from_start`` plays every game from the variant's start position instead of balanced
-    openings (the players still change colours from game to game).
+    openings (the players still change colours from game to game); ``openings`` gives the
+    openings instead (:func:`~minichess.match.openings.read_openings` reads them from a file),
+    a pair of games from each in turn, from the first again once all have been played.
     Raises MinichessError for bad arguments.
 
     The workers are started with the ``spawn`` method, which imports the main module again:
@@ -221,7 +224,8 @@ def play_match(
     seed = random.randrange(2**31) if seed is None else seed
     names = (specs[0].display_name, specs[1].display_name)
     result = MatchResult(names, variant.name, str(clock), seed, sprt=sprt)
-    tasks = _game_tasks(variant, games, seed, clock, names, from_start)
+    tasks = _game_tasks(variant, games, seed, clock, names,
+                        _match_openings(variant, games, seed, from_start, openings))
     with open_pool(concurrency, _start_worker, (specs,), ray, limit=games) as pool:
         for report in pool.results(_play_game, tasks):
             result.games.append(report)
@@ -249,12 +253,24 @@ def _check_game_count(games: int | None, sprt: Sprt | None) -> None:
         raise MinichessError(f"a match needs at least one game, not {games}")
 
 
+def _match_openings(variant: VariantDefinition, games: int | None, seed: int, from_start: bool,
+                    openings: Sequence[Opening] | None) -> Iterator[Opening]:
+    """The openings of the match's pairs of games, in order: those given, the start position,
+    or balanced openings of the seed (found as needed)."""
+    if openings is not None:
+        if from_start:
+            raise MinichessError("a match plays from the start or from given openings, not both")
+        if not openings:
+            raise MinichessError("a match needs at least one opening")
+        return itertools.cycle(openings)
+    if from_start:
+        return itertools.repeat(start_opening(variant))
+    return opening_cycle(variant, seed, None if games is None else (games + 1) // 2)
+
+
 def _game_tasks(variant: VariantDefinition, games: int | None, seed: int, clock: TimeControl,
-                names: tuple[str, str], from_start: bool) -> Iterator[GameTask]:
-    """The match's games in order, each pair from the next opening (found as needed), or all
-    from the start position."""
-    openings = (itertools.repeat(start_opening(variant)) if from_start else
-                opening_cycle(variant, seed, None if games is None else (games + 1) // 2))
+                names: tuple[str, str], openings: Iterator[Opening]) -> Iterator[GameTask]:
+    """The match's games in order, each pair from the next opening."""
     for pair, opening in enumerate(openings):
         for number in (2 * pair, 2 * pair + 1):
             if games is not None and number >= games:
