@@ -82,6 +82,15 @@ def test_a_win_that_needs_a_king_move():
     assert Engine(seed=1).play(board, clocked).move == Move.from_uci("c4c3")
 
 
+def test_a_won_position_is_won_at_once_where_the_search_sees_it():
+    # Rd2-c2 leaves Black no move: the game is won now. Under a clock the exact search keeps
+    # only the first win it finds (Ra1-b1 here, a longer one); the search's own move is
+    # played when it wins too
+    board = Board("csc111", "1k1P/4/1K1R/R3 w - - 3 11")
+    clocked = Limit(white_clock=60, black_clock=60)
+    assert Engine(seed=1).play(board, clocked).move == Move.from_uci("d2c2")
+
+
 def test_a_draw_that_needs_one_move(solver):
     board = Board("csc111", "rP2/pk2/4/RpK1 w - - 0 6")
     assert solver.value(board) == 0

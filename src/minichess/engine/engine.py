@@ -81,6 +81,10 @@ and later moves take little."""
 EXACT_CHOICE_DEPTH = 8
 """How deep the search compares the moves that keep the exact value, when its own best move
 does not."""
+WIN_CHECK_NODES = 20_000
+"""At most this many nodes of the exact search to prove that the search's own move wins too
+where the exact moves hold another win: a few milliseconds, so that a low clock can pay
+for it (a move that ends the game needs none)."""
 
 
 @dataclass(frozen=True)
@@ -361,8 +365,9 @@ class Engine:
 
         At level 10 under a clock, on the smallest boards (:func:`exact_applies`), the exact
         search first has a share of the move's time (EXACT_SHARE) to find the moves that keep
-        the game's value; when it does, the move played is one of them (:meth:`_exact_choice`):
-        a won game stays won and a drawn one is never lost.
+        the game's value; when it does, the move played keeps it (the search's own move where
+        it wins too, else :meth:`_exact_choice`): a won game stays won and a drawn one is never
+        lost.
 
         At level 10 under a clock, a position in the variant's opening book
         (:mod:`minichess.engine.book`) is not searched: the only Info is the book's move, with
@@ -425,7 +430,7 @@ class Engine:
                 choice = last.pv[0]
                 if self._control[C_ABORTED] == 0:
                     choice = self._model_choice(board, moves, parameters, last)
-                if kept is not None and choice not in kept:
+                if kept is not None and choice not in kept and not self._wins_too(board, choice):
                     choice = self._exact_choice(board, kept, parameters)
                 if choice != last.pv[0]:
                     yield replace(last, pv=[choice], time=time.perf_counter() - start)
@@ -491,6 +496,18 @@ class Engine:
         if self._solver is None:
             self._solver = ExactSolver()
         return self._solver.keeping_moves(board, seconds=seconds, one_win=True)
+
+    def _wins_too(self, board: Board, move: Move) -> bool:
+        """Whether ``move`` wins by the exact search (within WIN_CHECK_NODES). In a won
+        position the exact moves hold only the first win found; the search's move may win
+        sooner, as a mate in one does."""
+        assert self._solver is not None, "the exact moves were found"
+        after = board.copy(stack=False)
+        after.push(move)
+        outcome = after.outcome()
+        if outcome is not None:
+            return outcome.winner == board.turn
+        return self._solver.value(after, WIN_CHECK_NODES) == -1
 
     def _exact_choice(self, board: Board, kept: list[Move],
                       parameters: EvaluationParameters) -> Move:
