@@ -20,7 +20,7 @@ from pathlib import Path
 from minichess.board import Board
 from minichess.engine import Engine, Limit
 from minichess.errors import MinichessError
-from minichess.notation.pgn import read_pgn
+from minichess.notation.pgn import read_pgn, read_text_file
 from minichess.variants import VariantDefinition, get_variant
 
 SEARCH_DEPTH = 6
@@ -126,12 +126,8 @@ def read_openings(path: str | Path, variant: str | VariantDefinition) -> list[Op
     that is wrong: unreadable, not a position of ``variant``, or one where the game is over.
     """
     variant = get_variant(variant)
-    path = Path(path).expanduser()
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise MinichessError(f"cannot read {path}: {getattr(error, 'strerror', None) or error}"
-                             ) from None
+    text = read_text_file(path)
+    path = Path(path)
     if path.suffix.lower() == ".pgn":
         places = _pgn_start_positions(text, variant, path)
     else:
@@ -160,11 +156,13 @@ def _pgn_start_positions(text: str, variant: VariantDefinition,
         games = read_pgn(text, variant)
     except MinichessError as error:
         raise MinichessError(f"{path}: {error}") from None
+    places = []
     for number, game in enumerate(games, start=1):
         if game.board.variant.name != variant.name:
             raise MinichessError(f"{path}, game {number}: a game of {game.board.variant.name},"
                                  f" not {variant.name}")
-    return [(f"game {number}", game.start_fen) for number, game in enumerate(games, start=1)]
+        places.append((f"game {number}", game.start_fen))
+    return places
 
 
 def _random_line(variant: VariantDefinition, plies: int, chooser: random.Random) -> Board:

@@ -185,14 +185,20 @@ def read_pgn_file(
     return read_pgn(Path(path).read_text(encoding="utf-8"), default_variant)
 
 
-def read_unfinished_game(path: str | Path) -> Game:
-    """The first game of the PGN file ``path`` (``~`` expanded), to continue it: it must still
-    go on. Raises MinichessError saying why the file cannot be continued."""
+def read_text_file(path: str | Path) -> str:
+    """The UTF-8 text of the file ``path`` (``~`` expanded). Raises MinichessError naming the
+    file and why it cannot be read."""
     try:
-        games = read_pgn_file(Path(path).expanduser())
+        return Path(path).expanduser().read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise MinichessError(f"cannot read {path}: {getattr(error, 'strerror', None) or error}"
                              ) from None
+
+
+def read_unfinished_game(path: str | Path) -> Game:
+    """The first game of the PGN file ``path`` (``~`` expanded), to continue it: it must still
+    go on. Raises MinichessError saying why the file cannot be continued."""
+    games = read_pgn(read_text_file(path))
     if not games:
         raise MinichessError(f"{path} holds no game")
     game = games[0]
