@@ -5,16 +5,16 @@ position (a measurement to read, not a test).
     python benchmarks/forced_wins.py --no-opponent --json
     PYTHONPATH=OTHER/src python benchmarks/forced_wins.py --no-opponent   # another checkout
 
-In antichess a game is mostly lost to a forced win the loser did not see coming: captures are
-compulsory, so a few well-placed offers force the reply after reply until a side has nothing
-left. The sooner a search proves such a win, the sooner it steers away from one against it, and
-the more a longer clock pays. The positions (``antichess_forced_wins.txt``, or ``--positions
-FILE``: one FEN a line, ``#`` begins a comment) each have a forced win for the side to move:
-the first such position, by Fairy-Stockfish's search, of games of level 10 against it. Each is
-searched by a fresh level-10 engine of ours until an iteration reports the win (its nodes, all
-iterations counted) or ``--nodes`` run out, and by the opponent with ``go depth 1, 2, ...``
-until its search reports the win (the nodes of that search). The geometric mean of each
-engine's counts (a position not solved counts as the limit) is the figure to compare.
+In antichess captures are compulsory, so a few well-placed offers can force reply after reply
+until a side has nothing left: a search that proves such a win sooner steers away from one
+against it sooner, and the more so the longer the clock. The positions
+(``antichess_forced_wins.txt``, or ``--positions FILE``, read as ``minichess match
+--openings`` reads its file) each have a forced win for the side to move: the first such
+position, by Fairy-Stockfish's search, of games of level 10 against it. Each is searched by a
+fresh level-10 engine of ours until an iteration reports the win (its nodes, all iterations
+counted) or ``--nodes`` run out, and by the opponent with ``go depth 1, 2, ...`` after
+``ucinewgame`` until its search reports the win (the nodes of that search). The geometric mean
+of each engine's counts (a position not solved counts as the limit) is the figure to compare.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from minichess import Board
 from minichess.engine import Engine, Limit
 from minichess.errors import MinichessError
 from minichess.match import parse_player
+from minichess.match.openings import read_openings
 from minichess.players.uci import UciEngineError, UciPlayer
 from versus import fairy_stockfish_spec
 
@@ -42,12 +43,6 @@ NODE_LIMIT = 4_000_000
 """Nodes of our search before a position counts as not solved."""
 DEPTH_LIMIT = 30
 """The opponent's deepest search before a position counts as not solved."""
-
-
-def read_positions(path: Path) -> list[str]:
-    """The FENs of ``path``, one a line, comments (``#``) and blank lines left out."""
-    fens = [line.split("#", 1)[0].strip() for line in path.read_text().splitlines()]
-    return [fen for fen in fens if fen]
 
 
 def our_nodes(fen: str, limit: int) -> int | None:
@@ -87,11 +82,17 @@ def measure(fens: list[str], opponent: UciPlayer | None, limit: int) -> list[dic
             for fen in fens]
 
 
+def means(rows: list[dict], opponent: str | None, limit: int) -> dict[str, int | None]:
+    """The geometric means of both engines' counts (None for the opponent when there is none)."""
+    return {"ours": geometric_mean([row["ours"] for row in rows], limit),
+            "theirs": geometric_mean([row["theirs"] for row in rows], limit) if opponent else None}
+
+
 def _shown(count: int | None) -> str:
     return "not solved" if count is None else f"{count:,}"
 
 
-def print_table(rows: list[dict], opponent: str | None, limit: int) -> None:
+def print_table(rows: list[dict], opponent: str | None, mean: dict[str, int | None]) -> None:
     """The rows as a table, and the geometric means."""
     table = Table(title="nodes to see a forced win")
     columns = ("position", "level 10", *((opponent,) if opponent else ()))
@@ -101,15 +102,15 @@ def print_table(rows: list[dict], opponent: str | None, limit: int) -> None:
         table.add_row(row["fen"], _shown(row["ours"]),
                       *((_shown(row["theirs"]),) if opponent else ()))
     Console().print(table)
-    print(f"geometric mean: level 10 {geometric_mean([r['ours'] for r in rows], limit):,}"
-          + (f", {opponent} {geometric_mean([r['theirs'] for r in rows], limit):,}"
-             if opponent else ""))
+    print(f"geometric mean: level 10 {mean['ours']:,}"
+          + (f", {opponent} {mean['theirs']:,}" if opponent else ""))
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0].replace("\n", " "))
     parser.add_argument("--positions", type=Path, default=POSITIONS, metavar="FILE",
-                        help="one FEN a line (default: antichess_forced_wins.txt)")
+                        help="one FEN a line, or a PGN's start positions"
+                             " (default: antichess_forced_wins.txt)")
     parser.add_argument("--nodes", type=int, default=NODE_LIMIT,
                         help=f"our search's node limit a position (default {NODE_LIMIT:,})")
     parser.add_argument("--opponent", metavar="SPEC",
@@ -120,11 +121,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.nodes < 1:
         parser.error("--nodes must be at least 1")
     try:
-        fens = read_positions(args.positions)
-        for fen in fens:
-            Board(VARIANT, fen)
-    except (OSError, MinichessError) as error:
-        parser.error(f"{args.positions}: {error}")
+        fens = [opening.fen for opening in read_openings(args.positions, VARIANT)]
+    except MinichessError as error:
+        parser.error(str(error))
     player: UciPlayer | None = None
     name = None
     if not args.no_opponent:
@@ -146,15 +145,12 @@ def main(argv: list[str] | None = None) -> int:
     except UciEngineError as error:
         print(f"forced_wins: {error}", file=sys.stderr)
         return 1
+    mean = means(rows, name, args.nodes)
     if args.json:
-        print(json.dumps({
-            "positions": len(rows), "node_limit": args.nodes, "opponent": name,
-            "ours": geometric_mean([row["ours"] for row in rows], args.nodes),
-            "theirs": (geometric_mean([row["theirs"] for row in rows], args.nodes)
-                       if name else None),
-            "rows": rows}))
+        print(json.dumps({"positions": len(rows), "node_limit": args.nodes, "opponent": name,
+                          **mean, "rows": rows}))
     else:
-        print_table(rows, name, args.nodes)
+        print_table(rows, name, mean)
     return 0
 
 

@@ -14,7 +14,8 @@ PROJECT_ENGINE = f"uci:{shlex.quote(sys.executable)} -m minichess.cli.main uci,n
 SHORT_WINS = (
     "# two wins within a few moves\n"
     "8/P6p/P7/4B3/7p/3k1p1P/N6P/8 b - - 70 83\n"
-    "8/8/3k4/4p3/p7/4P3/3Nb3/8 b - - 1 31  # the second\n"
+    "# the second\n"
+    "8/8/3k4/4p3/p7/4P3/3Nb3/8 b - - 1 31\n"
 )
 
 
@@ -50,4 +51,4 @@ def test_a_file_that_is_not_positions_is_refused(tmp_path):
     positions.write_text("not a position\n")
     completed = run("--positions", str(positions), "--no-opponent")
     assert completed.returncode == 2
-    assert f"{positions}:" in completed.stderr
+    assert f"{positions}, line 1:" in completed.stderr
